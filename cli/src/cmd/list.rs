@@ -1,0 +1,124 @@
+//! `olmsat list`
+
+use std::path::Path;
+
+use olmsat_graph::list::{self, align};
+use olmsat_graph::model::Model;
+use olmsat_graph::{load, Diagnostic};
+use serde::Serialize;
+
+use crate::output::{eprint_diagnostics, print_json, Exit};
+use crate::{ListWhat, ReportFormat};
+
+#[derive(Serialize)]
+struct ChannelJson<'a> {
+    package: &'a str,
+    channel: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    head: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
+}
+
+/// List packages, channels or bundles of the catalog at `path`.
+pub fn run(
+    what: ListWhat,
+    path: &Path,
+    package: Option<&str>,
+    format: ReportFormat,
+) -> Result<Exit, Box<dyn std::error::Error>> {
+    let loaded = load::load_path(path)?;
+    let load_errors: Vec<Diagnostic> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .cloned()
+        .collect();
+    if !load_errors.is_empty() {
+        eprint_diagnostics(&load_errors);
+        return Ok(Exit::Invalid);
+    }
+    let (model, _) = Model::build(loaded.config);
+    if let Some(p) = package {
+        if model.package(p).is_none() {
+            let names: Vec<&str> = model.packages.iter().map(|p| p.name.as_str()).collect();
+            eprintln!(
+                "olmsat: unknown package {p:?}; the catalog has: {}",
+                names.join(", ")
+            );
+            return Ok(Exit::Invalid);
+        }
+    }
+    match what {
+        ListWhat::Packages => {
+            let rows = list::packages(&model, package);
+            if format == ReportFormat::Json {
+                print_json(&rows)?;
+            } else {
+                let mut t = vec![vec![
+                    "NAME".into(),
+                    "DISPLAY NAME".into(),
+                    "DEFAULT CHANNEL".into(),
+                ]];
+                t.extend(
+                    rows.into_iter()
+                        .map(|r| vec![r.name, r.display_name, r.default_channel]),
+                );
+                print!("{}", align(&t));
+            }
+        }
+        ListWhat::Channels => {
+            let rows = list::channels(&model, package);
+            if format == ReportFormat::Json {
+                let js: Vec<ChannelJson<'_>> = rows
+                    .iter()
+                    .map(|r| ChannelJson {
+                        package: &r.package,
+                        channel: &r.channel,
+                        head: r.head.as_deref().ok(),
+                        error: r.head.as_ref().err().map(String::as_str),
+                    })
+                    .collect();
+                print_json(&js)?;
+            } else {
+                let mut t = vec![vec!["PACKAGE".into(), "CHANNEL".into(), "HEAD".into()]];
+                t.extend(rows.into_iter().map(|r| {
+                    let head = r.head.unwrap_or_else(|e| format!("ERROR: {e}"));
+                    vec![r.package, r.channel, head]
+                }));
+                print!("{}", align(&t));
+            }
+        }
+        ListWhat::Bundles => {
+            let rows = list::bundles(&model, package);
+            if format == ReportFormat::Json {
+                print_json(&rows)?;
+            } else {
+                let mut t = vec![[
+                    "PACKAGE",
+                    "CHANNEL",
+                    "BUNDLE",
+                    "REPLACES",
+                    "SKIPS",
+                    "SKIP RANGE",
+                    "IMAGE",
+                ]
+                .map(String::from)
+                .to_vec()];
+                t.extend(rows.into_iter().map(|r| {
+                    vec![
+                        r.package,
+                        r.channel,
+                        r.bundle,
+                        r.replaces,
+                        r.skips.join(","),
+                        r.skip_range,
+                        r.image,
+                    ]
+                }));
+                print!("{}", align(&t));
+            }
+        }
+    }
+    Ok(Exit::Ok)
+}

@@ -1,0 +1,5 @@
+//! One module per subcommand.
+
+pub mod list;
+pub mod render;
+pub mod validate;

@@ -1,0 +1,49 @@
+//! `olmsat validate`
+
+use std::path::PathBuf;
+
+use olmsat_graph::load;
+use olmsat_graph::validate::validate;
+use serde::Serialize;
+
+use crate::output::{print_json, Exit, JsonDiagnostic};
+use crate::ReportFormat;
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    passed: bool,
+    errors: Vec<JsonDiagnostic<'a>>,
+    warnings: Vec<JsonDiagnostic<'a>>,
+}
+
+/// Validate the catalogs at `paths` and print the report.
+pub fn run(paths: &[PathBuf], format: ReportFormat) -> Result<Exit, Box<dyn std::error::Error>> {
+    let loaded = load::load_paths(paths)?;
+    let files = loaded.files;
+    let (model, report) = validate(loaded);
+    match format {
+        ReportFormat::Json => print_json(&JsonReport {
+            passed: report.passed(),
+            errors: report.errors.iter().map(Into::into).collect(),
+            warnings: report.warnings.iter().map(Into::into).collect(),
+        })?,
+        ReportFormat::Text => {
+            for d in report.errors.iter().chain(&report.warnings) {
+                println!("{d}");
+            }
+            let verdict = if report.passed() { "valid" } else { "invalid" };
+            println!(
+                "{verdict}: {} package(s), {} bundle(s) in {files} file(s); {} error(s), {} warning(s)",
+                model.packages.len(),
+                model.bundle_count(),
+                report.errors.len(),
+                report.warnings.len()
+            );
+        }
+    }
+    Ok(if report.passed() {
+        Exit::Ok
+    } else {
+        Exit::Invalid
+    })
+}

@@ -1,0 +1,104 @@
+//! `olmsat`: upgrade graphs, validation and resolution for OLM catalogs.
+//!
+//! The binary only parses arguments and prints; the work is in the library crates.
+
+mod cmd;
+mod output;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// Upgrade graphs, validation and dependency resolution for OLM file-based catalogs.
+#[derive(Parser)]
+#[command(name = "olmsat", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Validate file-based catalogs with opm's rules; report every problem.
+    Validate {
+        /// Catalog directories or files (`-` reads standard input).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Output format.
+        #[arg(short, long, value_enum, default_value_t = ReportFormat::Text)]
+        output: ReportFormat,
+    },
+    /// Write catalogs back out in opm's order and format.
+    Render {
+        /// Catalog directories or files (`-` reads standard input).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Output format.
+        #[arg(short, long, value_enum, default_value_t = RenderFormat::Json)]
+        output: RenderFormat,
+    },
+    /// List the packages, channels or bundles of a catalog (the columns of `opm alpha list`).
+    List {
+        /// What to list.
+        #[arg(value_enum)]
+        what: ListWhat,
+        /// Catalog directory or file.
+        path: PathBuf,
+        /// Only this package.
+        package: Option<String>,
+        /// Output format.
+        #[arg(short, long, value_enum, default_value_t = ReportFormat::Text)]
+        output: ReportFormat,
+    },
+}
+
+/// Text or JSON.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum ReportFormat {
+    /// Human-readable text.
+    Text,
+    /// JSON for other tools.
+    Json,
+}
+
+/// Catalog output formats.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum RenderFormat {
+    /// Concatenated JSON objects.
+    Json,
+    /// A `---`-separated YAML stream.
+    Yaml,
+}
+
+/// The three listings.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum ListWhat {
+    /// Packages with display name and default channel.
+    Packages,
+    /// Channels with their heads.
+    Channels,
+    /// Bundles, one row per channel membership.
+    Bundles,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Validate { paths, output } => cmd::validate::run(&paths, output),
+        Command::Render { paths, output } => cmd::render::run(&paths, output),
+        Command::List {
+            what,
+            path,
+            package,
+            output,
+        } => cmd::list::run(what, &path, package.as_deref(), output),
+    };
+    match result {
+        Ok(code) => code.into(),
+        Err(e) => {
+            eprintln!("olmsat: {e}");
+            output::Exit::Usage.into()
+        }
+    }
+}

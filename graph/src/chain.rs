@@ -1,0 +1,231 @@
+//! The channel head and the `replaces` chain, computed exactly as opm's
+//! `Channel.Head` and `validateReplacesChain` do, and kept as data so that
+//! validation, upgrade graphs and the resolver share one computation.
+//!
+//! - The head is the only entry no `replaces` or `skips` points at (`skipRange`
+//!   plays no part).
+//! - From the head, `replaces` is followed until the next name is skipped by any
+//!   entry of the channel, or is not in the channel (a tail may replace a missing
+//!   name). Meeting a name twice is a cycle.
+//! - Entries neither on that chain nor skipped by anyone are stranded.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use crate::declcfg::ChannelEntry;
+
+/// What is wrong with a channel's graph, with opm's message texts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChainError {
+    /// No entry without incoming edges.
+    NoHead,
+    /// Several entries without incoming edges (sorted names).
+    MultipleHeads(Vec<String>),
+    /// The replaces chain comes back to a name (the loop, first name repeated last).
+    Cycle(Vec<String>),
+    /// Entries neither on the chain nor skipped (sorted names).
+    Stranded(Vec<String>),
+}
+
+impl std::fmt::Display for ChainError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ChainError::NoHead => f.write_str("no channel head found in graph"),
+            ChainError::MultipleHeads(h) => {
+                write!(f, "multiple channel heads found in graph: {}", h.join(", "))
+            }
+            ChainError::Cycle(c) => write!(
+                f,
+                "detected cycle in replaces chain of upgrade graph: {}",
+                c.join(" -> ")
+            ),
+            ChainError::Stranded(s) => write!(
+                f,
+                "channel contains one or more stranded bundles: {}",
+                s.join(", ")
+            ),
+        }
+    }
+}
+
+/// Head, chain and skipped set of one channel.
+#[derive(Debug, Clone, Default)]
+pub struct ChainAnalysis {
+    /// Index (into the entries) of the head, when there is exactly one.
+    pub head: Option<usize>,
+    /// Entries on the replaces chain from the head, head first (indices).
+    pub chain: Vec<usize>,
+    /// Every name skipped by some entry of the channel.
+    pub skipped: BTreeSet<String>,
+    /// The first problem opm would report for this channel's graph.
+    pub error: Option<ChainError>,
+}
+
+/// Analyse a channel's entries (names assumed unique; later duplicates are ignored).
+pub fn analyze(entries: &[ChannelEntry]) -> ChainAnalysis {
+    let mut by_name: HashMap<&str, usize> = HashMap::with_capacity(entries.len());
+    for (i, e) in entries.iter().enumerate() {
+        by_name.entry(e.name.as_str()).or_insert(i);
+    }
+    let unique: Vec<usize> = {
+        let mut v: Vec<usize> = by_name.values().copied().collect();
+        v.sort_unstable();
+        v
+    };
+    let mut incoming: HashSet<&str> = HashSet::new();
+    let mut skipped = BTreeSet::new();
+    for &i in &unique {
+        let e = &entries[i];
+        if let Some(r) = &e.replaces {
+            incoming.insert(r.as_str());
+        }
+        for s in &e.skips {
+            incoming.insert(s.as_str());
+            skipped.insert(s.clone());
+        }
+    }
+    let mut heads: Vec<usize> = unique
+        .iter()
+        .copied()
+        .filter(|&i| !incoming.contains(entries[i].name.as_str()))
+        .collect();
+    let mut out = ChainAnalysis {
+        skipped,
+        ..ChainAnalysis::default()
+    };
+    if heads.is_empty() {
+        out.error = Some(ChainError::NoHead);
+        return out;
+    }
+    if heads.len() > 1 {
+        heads.sort_by(|a, b| entries[*a].name.cmp(&entries[*b].name));
+        out.error = Some(ChainError::MultipleHeads(
+            heads.iter().map(|&i| entries[i].name.clone()).collect(),
+        ));
+        return out;
+    }
+    let head = heads[0];
+    out.head = Some(head);
+    let mut on_chain: HashSet<&str> = HashSet::new();
+    on_chain.insert(entries[head].name.as_str());
+    let mut visited: Vec<&str> = Vec::new();
+    let mut cur = Some(head);
+    while let Some(ci) = cur {
+        out.chain.push(ci);
+        let e = &entries[ci];
+        visited.push(e.name.as_str());
+        let replaces = e.replaces.as_deref().unwrap_or("");
+        if out.skipped.contains(replaces) {
+            break;
+        }
+        if on_chain.contains(replaces) {
+            let from = visited.iter().position(|n| *n == replaces).unwrap_or(0);
+            let mut cycle: Vec<String> = visited[from..].iter().map(|s| s.to_string()).collect();
+            cycle.push(replaces.to_owned());
+            out.error = Some(ChainError::Cycle(cycle));
+            return out;
+        }
+        on_chain.insert(replaces);
+        cur = by_name.get(replaces).copied();
+    }
+    let stranded: BTreeSet<&str> = unique
+        .iter()
+        .map(|&i| entries[i].name.as_str())
+        .filter(|n| !on_chain.contains(n) && !out.skipped.contains(*n))
+        .collect();
+    if !stranded.is_empty() {
+        out.error = Some(ChainError::Stranded(
+            stranded.into_iter().map(str::to_owned).collect(),
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::location::Location;
+    use std::sync::Arc;
+
+    /// `name<replaces|skip1,skip2` shorthand.
+    pub(crate) fn entries(spec: &[&str]) -> Vec<ChannelEntry> {
+        spec.iter()
+            .map(|s| {
+                let (rest, skips) = match s.split_once('|') {
+                    Some((r, k)) => (r, k.split(',').map(str::to_owned).collect()),
+                    None => (*s, Vec::new()),
+                };
+                let (name, replaces) = match rest.split_once('<') {
+                    Some((n, r)) => (n, Some(r.to_owned())),
+                    None => (rest, None),
+                };
+                ChannelEntry {
+                    name: name.to_owned(),
+                    replaces,
+                    skips,
+                    skip_range: None,
+                    location: Location::new(Arc::from("t"), 0),
+                }
+            })
+            .collect()
+    }
+
+    fn err(spec: &[&str]) -> Option<String> {
+        analyze(&entries(spec)).error.map(|e| e.to_string())
+    }
+
+    #[test]
+    fn linear_chain() {
+        let e = entries(&["a", "b<a", "c<b"]);
+        let a = analyze(&e);
+        assert_eq!(a.head, Some(2));
+        assert_eq!(a.chain, vec![2, 1, 0]);
+        assert!(a.error.is_none());
+    }
+
+    #[test]
+    fn tail_may_replace_missing() {
+        assert_eq!(err(&["b<a", "c<b"]), None);
+    }
+
+    #[test]
+    fn multiple_heads_sorted() {
+        assert_eq!(
+            err(&["z", "a", "m<a"]).as_deref(),
+            Some("multiple channel heads found in graph: m, z")
+        );
+    }
+
+    #[test]
+    fn no_head() {
+        assert_eq!(
+            err(&["a<b", "b<a"]).as_deref(),
+            Some("no channel head found in graph")
+        );
+    }
+
+    #[test]
+    fn cycle_below_head() {
+        assert_eq!(
+            err(&["h<b", "b<c", "c<b"]).as_deref(),
+            Some("detected cycle in replaces chain of upgrade graph: b -> c -> b")
+        );
+    }
+
+    #[test]
+    fn skips_end_the_chain_and_unskipped_are_stranded() {
+        // c skips b, so the chain stops at c; a is neither on the chain nor skipped.
+        assert_eq!(
+            err(&["a", "b<a", "c<b|b"]).as_deref(),
+            Some("channel contains one or more stranded bundles: a")
+        );
+        assert_eq!(err(&["a", "b<a", "c<b|a,b"]), None);
+    }
+
+    #[test]
+    fn skip_range_only_channels_have_many_heads() {
+        assert_eq!(
+            err(&["a", "b"]).as_deref(),
+            Some("multiple channel heads found in graph: a, b")
+        );
+    }
+}

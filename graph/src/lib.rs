@@ -1,0 +1,27 @@
+//! # olmsat-graph
+//!
+//! The catalog side of olmsat: the file-based catalog model ([`declcfg`]), loading
+//! ([`load`]), versions and blang semver ranges ([`version`], [`range`]), the
+//! package/channel/bundle model built from a catalog ([`model`]), validation with
+//! opm's rules and texts ([`validate`]), and writing catalogs back ([`write`]).
+#![warn(missing_docs)]
+
+pub mod chain;
+pub mod declcfg;
+pub mod diagnostic;
+pub mod image_ref;
+pub mod list;
+pub mod load;
+pub mod location;
+pub mod model;
+pub mod property;
+pub mod range;
+pub mod rawjson;
+pub mod validate;
+pub mod version;
+pub mod write;
+pub mod yaml_emit;
+
+pub use declcfg::DeclarativeConfig;
+pub use diagnostic::{Diagnostic, Severity};
+pub use location::Location;

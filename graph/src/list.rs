@@ -1,0 +1,188 @@
+//! The rows of `opm alpha list packages|channels|bundles`.
+
+use serde::Serialize;
+
+use crate::model::{Bundle, Model, Package};
+use crate::property::{decode_bundle_object, PropertyValue};
+
+/// A row of `list packages`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PackageRow {
+    /// Package name.
+    pub name: String,
+    /// Display name from the CSV of the default channel's head.
+    #[serde(rename = "displayName")]
+    pub display_name: String,
+    /// Default channel.
+    #[serde(rename = "defaultChannel")]
+    pub default_channel: String,
+}
+
+/// A row of `list channels`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ChannelRow {
+    /// Package name.
+    pub package: String,
+    /// Channel name.
+    pub channel: String,
+    /// Head bundle name, or the error that prevents finding one.
+    pub head: Result<String, String>,
+}
+
+/// A row of `list bundles` (one per channel membership).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BundleRow {
+    /// Package name.
+    pub package: String,
+    /// Channel name.
+    pub channel: String,
+    /// Bundle name.
+    pub bundle: String,
+    /// Replaced bundle (empty when none).
+    pub replaces: String,
+    /// Skipped bundles.
+    pub skips: Vec<String>,
+    /// Skip range (empty when none).
+    #[serde(rename = "skipRange")]
+    pub skip_range: String,
+    /// Bundle image.
+    pub image: String,
+}
+
+fn selected<'m>(model: &'m Model, package: Option<&str>) -> Vec<&'m Package> {
+    model
+        .packages
+        .iter()
+        .filter(|p| package.is_none_or(|want| p.name == want))
+        .collect()
+}
+
+/// The display name of a bundle's CSV: from `olm.csv.metadata`, else from the
+/// ClusterServiceVersion among its `olm.bundle.object`s.
+pub fn display_name(b: &Bundle) -> Option<String> {
+    for (v, p) in b.typed() {
+        match v {
+            PropertyValue::CsvMetadata => {
+                let meta: serde_json::Value = serde_json::from_str(p.value.get()).ok()?;
+                if let Some(n) = meta.get("displayName").and_then(|n| n.as_str()) {
+                    return Some(n.to_owned());
+                }
+            }
+            PropertyValue::BundleObject(data) => {
+                let bytes = decode_bundle_object(data)?;
+                let obj: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+                if obj.get("kind").and_then(|k| k.as_str()) == Some("ClusterServiceVersion") {
+                    if let Some(n) = obj.pointer("/spec/displayName").and_then(|n| n.as_str()) {
+                        return Some(n.to_owned());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Rows of `list packages`, sorted by name.
+pub fn packages(model: &Model, package: Option<&str>) -> Vec<PackageRow> {
+    selected(model, package)
+        .into_iter()
+        .map(|p| PackageRow {
+            name: p.name.clone(),
+            display_name: p
+                .default_channel()
+                .and_then(|c| c.head())
+                .and_then(|h| p.bundle(&h.name))
+                .and_then(display_name)
+                .unwrap_or_default(),
+            default_channel: p.default_channel.clone(),
+        })
+        .collect()
+}
+
+/// Rows of `list channels`, sorted by package and channel.
+pub fn channels(model: &Model, package: Option<&str>) -> Vec<ChannelRow> {
+    let mut rows = Vec::new();
+    for p in selected(model, package) {
+        for c in &p.channels {
+            let head = match (&c.chain.error, c.head()) {
+                (_, Some(h)) => Ok(h.name.clone()),
+                (Some(e), None) => Err(e.to_string()),
+                (None, None) => Err("channel must contain at least one bundle".to_owned()),
+            };
+            rows.push(ChannelRow {
+                package: p.name.clone(),
+                channel: c.name.clone(),
+                head,
+            });
+        }
+    }
+    rows
+}
+
+/// Rows of `list bundles`, sorted by package, channel and bundle.
+pub fn bundles(model: &Model, package: Option<&str>) -> Vec<BundleRow> {
+    let mut rows = Vec::new();
+    for p in selected(model, package) {
+        for c in &p.channels {
+            let mut entries: Vec<_> = c.entries.iter().collect();
+            entries.sort_by(|a, b| a.name.cmp(&b.name));
+            for e in entries {
+                rows.push(BundleRow {
+                    package: p.name.clone(),
+                    channel: c.name.clone(),
+                    bundle: e.name.clone(),
+                    replaces: e.replaces.clone().unwrap_or_default(),
+                    skips: e.skips.clone(),
+                    skip_range: e.skip_range.clone().unwrap_or_default(),
+                    image: p
+                        .bundle(&e.name)
+                        .map(|b| b.image.clone())
+                        .unwrap_or_default(),
+                });
+            }
+        }
+    }
+    rows
+}
+
+/// Lay out rows as Go's `tabwriter` (min width 0, padding 2, spaces) does: every
+/// cell but the last of a line padded to its column's widest cell plus two.
+pub fn align(rows: &[Vec<String>]) -> String {
+    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let mut widths = vec![0usize; cols];
+    for r in rows {
+        for (i, c) in r.iter().enumerate() {
+            if i + 1 < r.len() {
+                widths[i] = widths[i].max(c.chars().count());
+            }
+        }
+    }
+    let mut out = String::new();
+    for r in rows {
+        for (i, c) in r.iter().enumerate() {
+            out.push_str(c);
+            if i + 1 < r.len() {
+                for _ in c.chars().count()..widths[i] + 2 {
+                    out.push(' ');
+                }
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn align_pads_all_but_last() {
+        let rows = vec![
+            vec!["NAME".to_owned(), "X".to_owned()],
+            vec!["a".to_owned(), "long".to_owned()],
+        ];
+        assert_eq!(align(&rows), "NAME  X\na     long\n");
+    }
+}

@@ -1,0 +1,528 @@
+//! Turning a document's fields into a typed blob, with opm's checks and texts.
+
+use std::collections::BTreeMap;
+
+use serde_json::value::RawValue;
+
+use crate::declcfg::{
+    schema, Bundle, Channel, ChannelEntry, Deprecation, DeprecationEntry, Icon, Meta, Package,
+    Property, RelatedImage,
+};
+use crate::diagnostic::Diagnostic;
+use crate::location::Location;
+use crate::rawjson::{fold_eq, is_null, json_kind, to_raw, unmarshal_error, Object, RawJson};
+
+use super::doc::DocFields;
+
+/// A typed blob.
+#[derive(Debug)]
+pub enum Blob {
+    /// `olm.package`
+    Package(Package),
+    /// `olm.channel`
+    Channel(Channel),
+    /// `olm.bundle`
+    Bundle(Bundle),
+    /// `olm.deprecations`
+    Deprecation(Deprecation),
+    /// Any other schema.
+    Other(Meta),
+}
+
+/// Convert a document into a blob. Errors are opm's texts; warnings report fields
+/// opm silently ignores.
+pub fn to_blob(
+    doc: DocFields,
+    loc: &Location,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<Blob, String> {
+    check_folded_duplicates(&doc.fields)?;
+    let schema = meta_string(&doc.fields, "schema")?;
+    let package = meta_string(&doc.fields, "package")?;
+    let name = meta_string(&doc.fields, "name")?;
+    if schema.is_empty() {
+        return Err(format!(
+            "object '{}' is missing root schema field",
+            abbreviate(&canonical_object(&doc.fields))
+        ));
+    }
+    let known: &[&str] = match schema.as_str() {
+        schema::PACKAGE => &[
+            "schema",
+            "name",
+            "defaultChannel",
+            "icon",
+            "description",
+            "properties",
+        ],
+        schema::CHANNEL => &["schema", "name", "package", "entries", "properties"],
+        schema::BUNDLE => &[
+            "schema",
+            "name",
+            "package",
+            "image",
+            "properties",
+            "relatedImages",
+        ],
+        schema::DEPRECATIONS => &["schema", "package", "entries"],
+        _ => &[],
+    };
+    if !known.is_empty() {
+        for (k, _) in &doc.fields {
+            if !known.iter().any(|f| fold_eq(f, k)) {
+                warnings.push(
+                    Diagnostic::warning(format!(
+                        "unknown field {k:?} in {schema} blob; opm ignores it and render drops it"
+                    ))
+                    .at(loc),
+                );
+            }
+        }
+    }
+    let obj = Object {
+        fields: doc.fields.iter().map(|(k, v)| (k.clone(), &**v)).collect(),
+    };
+    match schema.as_str() {
+        schema::PACKAGE => parse_package(&obj, loc)
+            .map(Blob::Package)
+            .map_err(|e| format!("parse package: {e}")),
+        schema::CHANNEL => parse_channel(&obj, &doc.entry_lines, loc, warnings)
+            .map(Blob::Channel)
+            .map_err(|e| format!("parse channel: {e}")),
+        schema::BUNDLE => parse_bundle(&obj, loc)
+            .map(Blob::Bundle)
+            .map_err(|e| format!("parse bundle: {e}")),
+        schema::DEPRECATIONS => parse_deprecation(&obj, loc)
+            .map(Blob::Deprecation)
+            .map_err(|e| format!("parse deprecation: {e}")),
+        _ => Ok(Blob::Other(Meta {
+            schema,
+            package,
+            name,
+            blob: to_raw(&canonical_object(&doc.fields)),
+            location: loc.clone(),
+        })),
+    }
+}
+
+/// opm rejects a blob whose keys differ only in case (`name` and `Name`).
+fn check_folded_duplicates(fields: &[(String, RawJson)]) -> Result<(), String> {
+    let mut groups: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+    for (k, _) in fields {
+        let g = groups.entry(k.to_lowercase()).or_default();
+        if !g.contains(&k.as_str()) {
+            g.push(k);
+        }
+    }
+    let errs: Vec<String> = groups
+        .into_iter()
+        .filter(|(_, ks)| ks.len() > 1)
+        .map(|(folded, mut ks)| {
+            ks.sort_unstable();
+            format!("duplicate keys for key {folded:?}: [{}]", ks.join(" "))
+        })
+        .collect();
+    match errs.len() {
+        0 => Ok(()),
+        1 => Err(errs.into_iter().next().unwrap_or_default()),
+        _ => Err(format!("[{}]", errs.join(", "))),
+    }
+}
+
+fn meta_string(fields: &[(String, RawJson)], key: &str) -> Result<String, String> {
+    let Some((k, v)) = fields.iter().rev().find(|(k, _)| fold_eq(k, key)) else {
+        return Ok(String::new());
+    };
+    if json_kind(v) == "string" {
+        return serde_json::from_str(v.get()).map_err(|e| e.to_string());
+    }
+    let shown = match json_kind(v) {
+        "bool" => v.get().to_owned(),
+        "null" => "%!t(<nil>)".to_owned(),
+        "number" => format!("%!t(float64={})", v.get()),
+        _ => format!("%!t({})", v.get()),
+    };
+    let plain = if is_null(v) {
+        "<nil>".to_owned()
+    } else {
+        v.get().to_owned()
+    };
+    Err(format!(
+        "expected value for key {k:?} to be a string, got {shown}: {plain}"
+    ))
+}
+
+/// The object with keys sorted, as opm re-encodes every blob.
+fn canonical_object(fields: &[(String, RawJson)]) -> serde_json::Value {
+    let mut map = serde_json::Map::new();
+    for (k, v) in fields {
+        map.insert(k.clone(), crate::rawjson::canonical_value(v));
+    }
+    serde_json::Value::Object(map)
+}
+
+fn abbreviate(v: &serde_json::Value) -> String {
+    let s = v.to_string();
+    if s == "{}" {
+        return String::new();
+    }
+    if s.chars().count() > 160 {
+        let head: String = s.chars().take(157).collect();
+        format!("{head}...")
+    } else {
+        s
+    }
+}
+
+fn str_field(o: &Object<'_>, key: &str, go: &str) -> Result<String, String> {
+    Ok(o.string(key, go)?.unwrap_or_default())
+}
+
+fn parse_properties(o: &Object<'_>, go_struct: &str) -> Result<Vec<Property>, String> {
+    let Some(raw) = o.get("properties") else {
+        return Ok(Vec::new());
+    };
+    list_of(
+        raw,
+        &format!("{go_struct}.properties"),
+        "[]property.Property",
+        |item| {
+            let po = Object::parse(item, "property.Property")?;
+            let type_ = str_field(&po, "type", "Property.type")?;
+            let value = po.get("value");
+            if type_.is_empty() {
+                return Err("type must be set".to_owned());
+            }
+            let Some(value) = value else {
+                return Err("value must be set".to_owned());
+            };
+            Ok(Property {
+                type_,
+                value: value.to_owned(),
+            })
+        },
+    )
+}
+
+fn list_of<T>(
+    raw: &RawValue,
+    field: &str,
+    go_type: &str,
+    mut each: impl FnMut(&RawValue) -> Result<T, String>,
+) -> Result<Vec<T>, String> {
+    if is_null(raw) {
+        return Ok(Vec::new());
+    }
+    if json_kind(raw) != "array" {
+        return Err(unmarshal_error(raw, field, go_type));
+    }
+    let items: Vec<&RawValue> = serde_json::from_str(raw.get()).map_err(|e| e.to_string())?;
+    items.into_iter().map(&mut each).collect()
+}
+
+fn parse_package(o: &Object<'_>, loc: &Location) -> Result<Package, String> {
+    let icon = match o.get("icon") {
+        None => None,
+        Some(raw) if is_null(raw) => None,
+        Some(raw) => {
+            let io = Object::parse(raw, "declcfg.Icon")
+                .map_err(|_| unmarshal_error(raw, "Package.icon", "declcfg.Icon"))?;
+            let data = str_field(&io, "base64data", "Icon.base64data")
+                .map_err(|_| "json: cannot unmarshal into Go struct field Icon.icon.base64data of type []uint8".to_owned())?;
+            base64_check(&data)?;
+            Some(Icon {
+                base64data: data,
+                mediatype: str_field(&io, "mediatype", "Icon.mediatype")?,
+            })
+        }
+    };
+    Ok(Package {
+        name: str_field(o, "name", "Package.name")?,
+        default_channel: str_field(o, "defaultChannel", "Package.defaultChannel")?,
+        icon,
+        description: str_field(o, "description", "Package.description")?,
+        properties: parse_properties(o, "Package")?,
+        location: loc.clone(),
+    })
+}
+
+fn base64_check(data: &str) -> Result<(), String> {
+    crate::property::decode_go_base64(data).map(|_| ())
+}
+
+fn parse_channel(
+    o: &Object<'_>,
+    entry_lines: &[u32],
+    loc: &Location,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<Channel, String> {
+    let name = str_field(o, "name", "Channel.name")?;
+    let package = str_field(o, "package", "Channel.package")?;
+    let mut index = 0usize;
+    let entries = match o.get("entries") {
+        None => Vec::new(),
+        Some(raw) => list_of(raw, "Channel.entries", "[]declcfg.ChannelEntry", |item| {
+            let line = entry_lines.get(index).copied().unwrap_or(0);
+            index += 1;
+            let eloc = if line > 0 {
+                loc.at(line, 0)
+            } else {
+                loc.clone()
+            };
+            if is_null(item) {
+                return Ok(ChannelEntry {
+                    name: String::new(),
+                    replaces: None,
+                    skips: Vec::new(),
+                    skip_range: None,
+                    location: eloc,
+                });
+            }
+            let eo = Object::parse(item, "declcfg.ChannelEntry")
+                .map_err(|_| unmarshal_error(item, "Channel.entries", "declcfg.ChannelEntry"))?;
+            for (k, _) in &eo.fields {
+                if !["name", "replaces", "skips", "skipRange"]
+                    .iter()
+                    .any(|f| fold_eq(f, k))
+                {
+                    warnings.push(
+                        Diagnostic::warning(format!(
+                            "unknown field {k:?} in channel entry; opm ignores it (did you mean one of name, replaces, skips, skipRange?)"
+                        ))
+                        .at(&eloc)
+                        .package(&package)
+                        .channel(&name),
+                    );
+                }
+            }
+            let non_empty = |s: String| (!s.is_empty()).then_some(s);
+            Ok(ChannelEntry {
+                name: str_field(&eo, "name", "ChannelEntry.entries.name")?,
+                replaces: non_empty(str_field(&eo, "replaces", "ChannelEntry.entries.replaces")?),
+                skips: eo.string_list("skips", "ChannelEntry.entries.skips")?,
+                skip_range: non_empty(str_field(
+                    &eo,
+                    "skipRange",
+                    "ChannelEntry.entries.skipRange",
+                )?),
+                location: eloc,
+            })
+        })?,
+    };
+    Ok(Channel {
+        properties: parse_properties(o, "Channel")?,
+        name,
+        package,
+        entries,
+        location: loc.clone(),
+    })
+}
+
+fn parse_bundle(o: &Object<'_>, loc: &Location) -> Result<Bundle, String> {
+    let related_images = match o.get("relatedImages") {
+        None => Vec::new(),
+        Some(raw) => list_of(
+            raw,
+            "Bundle.relatedImages",
+            "[]declcfg.RelatedImage",
+            |item| {
+                if is_null(item) {
+                    return Ok(RelatedImage {
+                        name: String::new(),
+                        image: String::new(),
+                    });
+                }
+                let ro = Object::parse(item, "declcfg.RelatedImage").map_err(|_| {
+                    unmarshal_error(item, "Bundle.relatedImages", "declcfg.RelatedImage")
+                })?;
+                Ok(RelatedImage {
+                    name: str_field(&ro, "name", "Bundle.relatedImages.name")?,
+                    image: str_field(&ro, "image", "Bundle.relatedImages.image")?,
+                })
+            },
+        )?,
+    };
+    Ok(Bundle {
+        name: str_field(o, "name", "Bundle.name")?,
+        package: str_field(o, "package", "Bundle.package")?,
+        image: str_field(o, "image", "Bundle.image")?,
+        properties: parse_properties(o, "Bundle")?,
+        related_images,
+        location: loc.clone(),
+    })
+}
+
+fn parse_deprecation(o: &Object<'_>, loc: &Location) -> Result<Deprecation, String> {
+    let entries = match o.get("entries") {
+        None => Vec::new(),
+        Some(raw) => list_of(
+            raw,
+            "Deprecation.entries",
+            "[]declcfg.DeprecationEntry",
+            |item| {
+                if is_null(item) {
+                    return Ok(DeprecationEntry {
+                        schema: String::new(),
+                        name: String::new(),
+                        message: String::new(),
+                    });
+                }
+                let eo = Object::parse(item, "declcfg.DeprecationEntry").map_err(|_| {
+                    unmarshal_error(item, "Deprecation.entries", "declcfg.DeprecationEntry")
+                })?;
+                let (schema, name) = match eo.get("reference") {
+                    None => (String::new(), String::new()),
+                    Some(r) if is_null(r) => (String::new(), String::new()),
+                    Some(r) => {
+                        let ro =
+                            Object::parse(r, "declcfg.PackageScopedReference").map_err(|_| {
+                                unmarshal_error(
+                                    r,
+                                    "Deprecation.entries.reference",
+                                    "declcfg.PackageScopedReference",
+                                )
+                            })?;
+                        (
+                            str_field(&ro, "schema", "Deprecation.entries.reference.schema")?,
+                            str_field(&ro, "name", "Deprecation.entries.reference.name")?,
+                        )
+                    }
+                };
+                Ok(DeprecationEntry {
+                    schema,
+                    name,
+                    message: str_field(&eo, "message", "Deprecation.entries.message")?,
+                })
+            },
+        )?,
+    };
+    Ok(Deprecation {
+        package: str_field(o, "package", "Deprecation.package")?,
+        entries,
+        location: loc.clone(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rawjson::raw_from_string;
+    use std::sync::Arc;
+
+    fn doc(pairs: &[(&str, &str)]) -> DocFields {
+        DocFields {
+            fields: pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), raw_from_string(v.to_string())))
+                .collect(),
+            entry_lines: Vec::new(),
+        }
+    }
+
+    fn loc() -> Location {
+        Location::new(Arc::from("f.yaml"), 1)
+    }
+
+    #[test]
+    fn case_insensitive_fields() {
+        let mut w = Vec::new();
+        let b = to_blob(
+            doc(&[
+                ("Schema", "\"olm.bundle\""),
+                ("NAME", "\"b\""),
+                ("package", "\"p\""),
+            ]),
+            &loc(),
+            &mut w,
+        )
+        .unwrap();
+        match b {
+            Blob::Bundle(b) => {
+                assert_eq!(b.name, "b");
+                assert_eq!(b.package, "p");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(w.is_empty());
+    }
+
+    #[test]
+    fn folded_duplicates_are_rejected() {
+        let e = to_blob(
+            doc(&[("schema", "\"x\""), ("name", "\"a\""), ("Name", "\"b\"")]),
+            &loc(),
+            &mut Vec::new(),
+        )
+        .unwrap_err();
+        assert_eq!(e, "duplicate keys for key \"name\": [Name name]");
+    }
+
+    #[test]
+    fn missing_schema() {
+        let e = to_blob(doc(&[("name", "\"a\"")]), &loc(), &mut Vec::new()).unwrap_err();
+        assert_eq!(e, "object '{\"name\":\"a\"}' is missing root schema field");
+        let e = to_blob(doc(&[]), &loc(), &mut Vec::new()).unwrap_err();
+        assert_eq!(e, "object '' is missing root schema field");
+    }
+
+    #[test]
+    fn non_string_schema() {
+        let e = to_blob(doc(&[("schema", "1")]), &loc(), &mut Vec::new()).unwrap_err();
+        assert_eq!(
+            e,
+            "expected value for key \"schema\" to be a string, got %!t(float64=1): 1"
+        );
+    }
+
+    #[test]
+    fn property_needs_type_and_value() {
+        let e = to_blob(
+            doc(&[
+                ("schema", "\"olm.bundle\""),
+                ("properties", r#"[{"value":1}]"#),
+            ]),
+            &loc(),
+            &mut Vec::new(),
+        )
+        .unwrap_err();
+        assert_eq!(e, "parse bundle: type must be set");
+    }
+
+    #[test]
+    fn others_keep_everything_sorted() {
+        let b = to_blob(
+            doc(&[
+                ("schema", "\"my.thing\""),
+                ("z", "1"),
+                ("a", r#"{"y":1,"b":2}"#),
+            ]),
+            &loc(),
+            &mut Vec::new(),
+        )
+        .unwrap();
+        match b {
+            Blob::Other(m) => assert_eq!(
+                m.blob.get(),
+                r#"{"a":{"b":2,"y":1},"schema":"my.thing","z":1}"#
+            ),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn unknown_fields_warn() {
+        let mut w = Vec::new();
+        to_blob(
+            doc(&[
+                ("schema", "\"olm.package\""),
+                ("name", "\"p\""),
+                ("defaultChanel", "\"x\""),
+            ]),
+            &loc(),
+            &mut w,
+        )
+        .unwrap();
+        assert_eq!(w.len(), 1);
+        assert!(w[0].message.contains("defaultChanel"));
+    }
+}

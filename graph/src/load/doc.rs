@@ -1,0 +1,264 @@
+//! One document of a catalog file, read into its top-level fields as raw JSON.
+//!
+//! JSON documents borrow their field values from the file text. YAML documents are
+//! transcoded to JSON as they are parsed (no tree), and the lines of the items of
+//! an `entries` sequence are recorded, so channel entries can point at their line.
+
+use std::fmt;
+
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use crate::location::to_u32;
+use crate::rawjson::{
+    fold_eq, json_kind, raw_from_string, JsonWriter, KeyWriter, RawJson, Transcoded,
+};
+
+/// A document's top-level members, as raw JSON, with the 1-based lines (in the file)
+/// of the items of its `entries` member when known.
+#[derive(Debug)]
+pub struct DocFields {
+    /// Members in input order.
+    pub fields: Vec<(String, RawJson)>,
+    /// File line of each `entries` item, when the document has such a sequence.
+    pub entry_lines: Vec<u32>,
+}
+
+/// A document that is not an object, named by its JSON type (`array`, `string`,
+/// `null`, ...).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotAnObject(pub &'static str);
+
+/// Read a JSON document borrowed from `file_text`.
+pub fn json_doc(
+    raw: &RawValue,
+    file_text: &str,
+    lines: &crate::location::LineIndex,
+) -> Result<DocFields, NotAnObject> {
+    if json_kind(raw) != "object" {
+        return Err(NotAnObject(json_kind(raw)));
+    }
+    let obj = match crate::rawjson::Object::parse(raw, "map[string]interface {}") {
+        Ok(o) => o,
+        Err(_) => return Err(NotAnObject("object")),
+    };
+    let mut entry_lines = Vec::new();
+    if let Some((_, entries)) = obj.fields.iter().rev().find(|(k, _)| fold_eq(k, "entries")) {
+        if let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(entries.get()) {
+            let base = entries.get().as_ptr() as usize;
+            let entries_off = offset_in(file_text, entries.get());
+            for item in items {
+                let line = entries_off
+                    .map(|off| off + (item.get().as_ptr() as usize - base))
+                    .map(|o| lines.line_col(o).0)
+                    .unwrap_or(0);
+                entry_lines.push(line);
+            }
+        }
+    }
+    Ok(DocFields {
+        fields: obj
+            .fields
+            .into_iter()
+            .map(|(k, v)| (k, v.to_owned()))
+            .collect(),
+        entry_lines,
+    })
+}
+
+/// Byte offset of `part` inside `whole`, when `part` is a sub-slice of it.
+pub fn offset_in(whole: &str, part: &str) -> Option<usize> {
+    let w = whole.as_ptr() as usize;
+    let p = part.as_ptr() as usize;
+    (p >= w && p + part.len() <= w + whole.len()).then(|| p - w)
+}
+
+/// A YAML document as read by serde-saphyr: either its members or what it was
+/// instead of a mapping.
+#[derive(Debug)]
+pub enum YamlDoc {
+    /// A mapping.
+    Object {
+        /// Members, values as JSON text.
+        fields: Vec<(String, String)>,
+        /// 1-based lines, relative to the document text, of the `entries` items.
+        entry_lines: Vec<u32>,
+    },
+    /// Anything else, by JSON type name.
+    Other(&'static str),
+}
+
+impl YamlDoc {
+    /// Turn into [`DocFields`], shifting entry lines to file lines.
+    pub fn into_fields(self, first_line: u32) -> Result<DocFields, NotAnObject> {
+        match self {
+            YamlDoc::Other(kind) => Err(NotAnObject(kind)),
+            YamlDoc::Object {
+                fields,
+                entry_lines,
+            } => Ok(DocFields {
+                fields: fields
+                    .into_iter()
+                    .map(|(k, v)| (k, raw_from_string(v)))
+                    .collect(),
+                entry_lines: entry_lines
+                    .into_iter()
+                    .map(|l| if l == 0 { 0 } else { l + first_line - 1 })
+                    .collect(),
+            }),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for YamlDoc {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(DocVisitor)
+    }
+}
+
+struct DocVisitor;
+
+impl<'de> Visitor<'de> for DocVisitor {
+    type Value = YamlDoc;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a mapping")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<YamlDoc, A::Error> {
+        let mut fields = Vec::new();
+        let mut entry_lines = Vec::new();
+        while let Some(key) = map.next_key_seed(KeyWriter)? {
+            if fold_eq(&key, "entries") {
+                let e: Entries = map.next_value()?;
+                entry_lines = e.lines;
+                fields.push((key, e.json));
+            } else {
+                let v: Transcoded = map.next_value()?;
+                fields.push((key, v.0));
+            }
+        }
+        Ok(YamlDoc::Object {
+            fields,
+            entry_lines,
+        })
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<YamlDoc, A::Error> {
+        while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+        Ok(YamlDoc::Other("array"))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<YamlDoc, E> {
+        Ok(YamlDoc::Other("null"))
+    }
+    fn visit_none<E: de::Error>(self) -> Result<YamlDoc, E> {
+        Ok(YamlDoc::Other("null"))
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<YamlDoc, E> {
+        Ok(YamlDoc::Other("bool"))
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<YamlDoc, E> {
+        Ok(YamlDoc::Other("number"))
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<YamlDoc, E> {
+        Ok(YamlDoc::Other("number"))
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<YamlDoc, E> {
+        Ok(YamlDoc::Other("number"))
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<YamlDoc, E> {
+        Ok(YamlDoc::Other("string"))
+    }
+}
+
+/// The `entries` member: JSON text plus the line of each sequence item.
+struct Entries {
+    json: String,
+    lines: Vec<u32>,
+}
+
+impl<'de> Deserialize<'de> for Entries {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(EntriesVisitor)
+    }
+}
+
+struct EntriesVisitor;
+
+macro_rules! forward_scalar {
+    ($($name:ident: $ty:ty),*) => {$(
+        fn $name<E: de::Error>(self, v: $ty) -> Result<Entries, E> {
+            let mut json = String::new();
+            JsonWriter { out: &mut json }.$name::<E>(v)?;
+            Ok(Entries { json, lines: Vec::new() })
+        }
+    )*};
+}
+
+impl<'de> Visitor<'de> for EntriesVisitor {
+    type Value = Entries;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any value")
+    }
+    forward_scalar!(visit_bool: bool, visit_i64: i64, visit_u64: u64, visit_f64: f64, visit_str: &str);
+    fn visit_unit<E: de::Error>(self) -> Result<Entries, E> {
+        Ok(Entries {
+            json: "null".into(),
+            lines: Vec::new(),
+        })
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Entries, E> {
+        self.visit_unit()
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Entries, A::Error> {
+        let mut json = String::new();
+        JsonWriter { out: &mut json }.visit_map(map)?;
+        Ok(Entries {
+            json,
+            lines: Vec::new(),
+        })
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Entries, A::Error> {
+        let mut json = String::from("[");
+        let mut lines = Vec::new();
+        while let Some(item) = seq.next_element::<serde_saphyr::Spanned<Transcoded>>()? {
+            if !lines.is_empty() {
+                json.push(',');
+            }
+            json.push_str(&item.value.0);
+            lines.push(to_u32(item.referenced.line() as usize));
+        }
+        json.push(']');
+        Ok(Entries { json, lines })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn yaml_entries_get_lines() {
+        let y = "schema: olm.channel\nname: stable\nentries:\n  - name: a\n  - name: b\n    replaces: a\n";
+        let d: YamlDoc = serde_saphyr::from_str(y).unwrap();
+        let f = d.into_fields(10).unwrap();
+        assert_eq!(f.entry_lines, vec![13, 14]);
+        assert_eq!(
+            f.fields[2].1.get(),
+            r#"[{"name":"a"},{"name":"b","replaces":"a"}]"#
+        );
+    }
+
+    #[test]
+    fn json_entries_get_lines() {
+        let text = "{\n \"schema\": \"olm.channel\",\n \"entries\": [\n  {\"name\": \"a\"},\n  {\"name\": \"b\"}\n ]\n}\n";
+        let raw: &RawValue = serde_json::from_str(text.trim_end()).unwrap();
+        let idx = crate::location::LineIndex::new(text);
+        let f = json_doc(raw, text, &idx).unwrap();
+        assert_eq!(f.entry_lines, vec![4, 5]);
+    }
+
+    #[test]
+    fn non_mapping_documents_are_named() {
+        let d: YamlDoc = serde_saphyr::from_str("- a\n- b\n").unwrap();
+        assert!(matches!(d, YamlDoc::Other("array")));
+    }
+}

@@ -1,0 +1,470 @@
+//! Loading file-based catalogs from directories, files and streams.
+//!
+//! Semantics follow opm's `declcfg.LoadFS`:
+//! - a directory is walked recursively; every file is parsed whatever its name
+//!   (there is no extension filter), except `.indexignore` files, which hold
+//!   gitignore-style patterns scoped to their own directory;
+//! - a file whose first non-space byte is `{` is a stream of JSON objects, anything
+//!   else a YAML stream split on `---` lines (see [`split`]);
+//! - blobs of the four known schemas are typed, every other schema is kept as is.
+//!
+//! Unlike opm, loading never stops at the first problem: every unreadable file and
+//! bad blob is reported with its file and line, and the rest still loads. Files are
+//! parsed in parallel; the result is in a fixed order (files by path, blobs in file
+//! order) whatever the thread timing.
+//!
+//! Symbolic links: a root given as a link is followed. Inside a catalog, links to
+//! files and directories are followed when their target lies inside the catalog
+//! root; links pointing outside it are skipped with a warning, and link loops are
+//! reported as errors.
+
+pub mod blob;
+pub mod doc;
+pub mod split;
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use rayon::prelude::*;
+use serde_json::value::RawValue;
+
+use crate::declcfg::DeclarativeConfig;
+use crate::diagnostic::Diagnostic;
+use crate::location::{LineIndex, Location};
+use blob::Blob;
+use doc::{DocFields, NotAnObject, YamlDoc};
+
+/// Name of the ignore files.
+pub const IGNORE_FILE: &str = ".indexignore";
+
+/// The largest file olmsat reads (1 GiB); larger files are refused with an error
+/// rather than read into memory.
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
+
+/// Deepest YAML nesting accepted (serde_json's own limit for JSON is 128 too).
+pub const MAX_DEPTH: usize = 128;
+
+/// Input that could not be opened at all (a usage problem, exit code 2).
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The path does not exist or cannot be inspected.
+    #[error("{path}: {source}")]
+    Io {
+        /// The path given.
+        path: String,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// What loading produced: every blob that could be read, and every problem found.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    /// The blobs.
+    pub config: DeclarativeConfig,
+    /// Errors (unreadable files, bad documents, bad blobs) and warnings.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Number of files read.
+    pub files: usize,
+}
+
+impl Loaded {
+    /// Whether any error was found.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    fn absorb(&mut self, other: Loaded) {
+        self.config.merge(other.config);
+        self.diagnostics.extend(other.diagnostics);
+        self.files += other.files;
+    }
+}
+
+/// Load one or more catalog paths (directories, files, or `-` for standard input)
+/// into one config.
+pub fn load_paths<P: AsRef<Path>>(paths: &[P]) -> Result<Loaded, LoadError> {
+    let mut out = Loaded::default();
+    for p in paths {
+        out.absorb(load_path(p.as_ref())?);
+    }
+    Ok(out)
+}
+
+/// Load one catalog path: a directory (walked), a file, or `-` (standard input).
+pub fn load_path(path: &Path) -> Result<Loaded, LoadError> {
+    if path.as_os_str() == "-" {
+        let mut text = Vec::new();
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut text)
+            .map_err(|source| LoadError::Io {
+                path: "-".into(),
+                source,
+            })?;
+        return Ok(load_bytes("<stdin>", &text));
+    }
+    let meta = std::fs::metadata(path).map_err(|source| LoadError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    if !meta.is_dir() {
+        let mut out = load_file(path, &path.display().to_string());
+        out.files = 1;
+        return Ok(out);
+    }
+    let (files, mut diagnostics) = walk(path);
+    let results: Vec<Loaded> = files
+        .par_iter()
+        .map(|f| load_file(f, &f.display().to_string()))
+        .collect();
+    let mut out = Loaded {
+        files: files.len(),
+        ..Loaded::default()
+    };
+    for r in results {
+        out.absorb(r);
+    }
+    diagnostics.append(&mut out.diagnostics);
+    out.diagnostics = diagnostics;
+    Ok(out)
+}
+
+/// The files of a catalog directory, sorted by path, with problems met on the way.
+fn walk(root: &Path) -> (Vec<PathBuf>, Vec<Diagnostic>) {
+    let problems: Arc<Mutex<Vec<Diagnostic>>> = Arc::default();
+    let canonical_root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let mut wb = ignore::WalkBuilder::new(root);
+    wb.standard_filters(false)
+        .add_custom_ignore_filename(IGNORE_FILE)
+        .follow_links(true)
+        .sort_by_file_path(|a, b| a.cmp(b));
+    {
+        let problems = Arc::clone(&problems);
+        let canonical_root = canonical_root.clone();
+        wb.filter_entry(move |e| {
+            if !e.path_is_symlink() {
+                return true;
+            }
+            match std::fs::canonicalize(e.path()) {
+                Ok(target) if target.starts_with(&canonical_root) => true,
+                Ok(target) => {
+                    if let Ok(mut p) = problems.lock() {
+                        p.push(
+                            Diagnostic::warning(format!(
+                                "skipped: symbolic link points outside the catalog ({})",
+                                target.display()
+                            ))
+                            .at(&Location::new(Arc::from(e.path().display().to_string()), 0)),
+                        );
+                    }
+                    false
+                }
+                Err(err) => {
+                    if let Ok(mut p) = problems.lock() {
+                        p.push(
+                            Diagnostic::error(format!("cannot follow symbolic link: {err}"))
+                                .at(&Location::new(Arc::from(e.path().display().to_string()), 0)),
+                        );
+                    }
+                    false
+                }
+            }
+        });
+    }
+    let mut files = Vec::new();
+    let mut diags = Vec::new();
+    for entry in wb.build() {
+        match entry {
+            Ok(e) => {
+                let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+                if is_dir || e.file_name() == IGNORE_FILE {
+                    continue;
+                }
+                files.push(e.into_path());
+            }
+            Err(err) => diags.push(walk_error(&err)),
+        }
+    }
+    if let Ok(mut p) = problems.lock() {
+        diags.append(&mut p);
+    }
+    (files, diags)
+}
+
+fn walk_error(err: &ignore::Error) -> Diagnostic {
+    fn inner(err: &ignore::Error) -> (Option<&Path>, String) {
+        match err {
+            ignore::Error::WithPath { path, err } => (Some(path.as_path()), inner(err).1),
+            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+                inner(err)
+            }
+            ignore::Error::Loop { ancestor, child } => (
+                Some(child.as_path()),
+                format!("symbolic link loop: points back to {}", ancestor.display()),
+            ),
+            ignore::Error::Io(e) => (None, e.to_string()),
+            other => (None, other.to_string()),
+        }
+    }
+    let (path, msg) = inner(err);
+    let d = Diagnostic::error(msg);
+    match path {
+        Some(p) => d.at(&Location::new(Arc::from(p.display().to_string()), 0)),
+        None => d,
+    }
+}
+
+/// Load one file.
+pub fn load_file(path: &Path, name: &str) -> Loaded {
+    let loc = Location::new(Arc::from(name), 0);
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    if size > MAX_FILE_BYTES {
+        return error_only(
+            Diagnostic::error(format!(
+                "file is {size} bytes, larger than the {MAX_FILE_BYTES}-byte limit olmsat reads"
+            ))
+            .at(&loc),
+        );
+    }
+    match std::fs::read(path) {
+        Ok(bytes) => load_bytes(name, &bytes),
+        Err(e) => error_only(Diagnostic::error(format!("cannot read file: {e}")).at(&loc)),
+    }
+}
+
+fn error_only(d: Diagnostic) -> Loaded {
+    Loaded {
+        diagnostics: vec![d],
+        ..Loaded::default()
+    }
+}
+
+/// Load catalog content held in memory; `name` is used in locations.
+pub fn load_bytes(name: &str, bytes: &[u8]) -> Loaded {
+    let file: Arc<str> = Arc::from(name);
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            let valid = &bytes[..e.valid_up_to()];
+            let idx = LineIndex::new(std::str::from_utf8(valid).unwrap_or(""));
+            let (line, col) = idx.line_col(valid.len());
+            let msg = if bytes.contains(&0) {
+                "not a text file (binary content); exclude it with an .indexignore file".to_owned()
+            } else {
+                format!("invalid UTF-8 at byte {}", e.valid_up_to())
+            };
+            return error_only(Diagnostic::error(msg).at(&Location::new(file, line).at(line, col)));
+        }
+    };
+    if let Some(pos) = text.find('\0') {
+        let (line, col) = LineIndex::new(text).line_col(pos);
+        return error_only(
+            Diagnostic::error("not a text file (NUL byte); exclude it with an .indexignore file")
+                .at(&Location::new(file, line).at(line, col)),
+        );
+    }
+    let mut out = Loaded::default();
+    let docs = if split::looks_like_json(text) {
+        match json_docs(&file, text) {
+            Ok(d) => d,
+            Err(json_err) => match yaml_docs(&file, text) {
+                Ok(d) if d.iter().all(|r| r.is_ok()) => d,
+                _ => vec![Err(json_err)],
+            },
+        }
+    } else {
+        match yaml_docs(&file, text) {
+            Ok(d) => d,
+            Err(e) => vec![Err(e)],
+        }
+    };
+    let converted: Vec<(Result<Blob, Diagnostic>, Vec<Diagnostic>)> = docs
+        .into_par_iter()
+        .map(|d| match d {
+            Err(e) => (Err(*e), Vec::new()),
+            Ok((fields, loc, warn)) => {
+                let mut warnings: Vec<Diagnostic> = warn.into_iter().collect();
+                let r = blob::to_blob(fields, &loc, &mut warnings)
+                    .map_err(|m| Diagnostic::error(m).at(&loc));
+                (r, warnings)
+            }
+        })
+        .collect();
+    for (r, mut w) in converted {
+        out.diagnostics.append(&mut w);
+        match r {
+            Ok(Blob::Package(p)) => out.config.packages.push(p),
+            Ok(Blob::Channel(c)) => out.config.channels.push(c),
+            Ok(Blob::Bundle(b)) => out.config.bundles.push(b),
+            Ok(Blob::Deprecation(d)) => out.config.deprecations.push(d),
+            Ok(Blob::Other(m)) => out.config.others.push(m),
+            Err(d) => out.diagnostics.push(d),
+        }
+    }
+    out
+}
+
+type DocResult = Result<(DocFields, Location, Option<Diagnostic>), Box<Diagnostic>>;
+
+fn not_object(kind: NotAnObject, loc: &Location) -> Box<Diagnostic> {
+    let hint = if kind.0 == "array" {
+        " (a catalog file holds objects one after another, not a JSON array)"
+    } else {
+        ""
+    };
+    Box::new(
+        Diagnostic::error(format!(
+            "json: cannot unmarshal {} into Go value of type map[string]interface {{}}{hint}",
+            kind.0
+        ))
+        .at(loc),
+    )
+}
+
+/// Split a JSON stream into documents. Fails (for the YAML fallback) when the
+/// first or second value cannot be decoded.
+fn json_docs(file: &Arc<str>, text: &str) -> Result<Vec<DocResult>, Box<Diagnostic>> {
+    let lines = LineIndex::new(text);
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<&RawValue>();
+    let mut out = Vec::new();
+    loop {
+        match stream.next() {
+            None => break,
+            Some(Ok(raw)) => {
+                let off = doc::offset_in(text, raw.get()).unwrap_or(0);
+                let (line, col) = lines.line_col(off);
+                let loc = Location::new(file.clone(), line).at(line, col);
+                out.push(
+                    doc::json_doc(raw, text, &lines)
+                        .map(|f| (f, loc.clone(), None))
+                        .map_err(|k| not_object(k, &loc)),
+                );
+            }
+            Some(Err(e)) => {
+                let d = Diagnostic::error(format!("invalid JSON: {}", strip_json_position(&e)))
+                    .at(&Location::new(file.clone(), to_u32_line(e.line()))
+                        .at(to_u32_line(e.line()), to_u32_line(e.column())));
+                if out.len() <= 1 {
+                    return Err(Box::new(d));
+                }
+                out.push(Err(Box::new(d)));
+                break;
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn to_u32_line(n: usize) -> u32 {
+    crate::location::to_u32(n)
+}
+
+fn strip_json_position(e: &serde_json::Error) -> String {
+    let s = e.to_string();
+    match s.rfind(" at line ") {
+        Some(i) => s[..i].to_owned(),
+        None => s,
+    }
+}
+
+fn yaml_options(duplicates_last_wins: bool) -> serde_saphyr::Options {
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_depth = MAX_DEPTH;
+    budget.max_documents = 1;
+    let mut opts = serde_saphyr::Options::default();
+    opts.budget = Some(budget);
+    opts.with_snippet = false;
+    if duplicates_last_wins {
+        opts.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::LastWins;
+    }
+    opts
+}
+
+/// Split a YAML stream and parse its documents in parallel.
+fn yaml_docs(file: &Arc<str>, text: &str) -> Result<Vec<DocResult>, Box<Diagnostic>> {
+    let chunks = split::split_yaml(text).map_err(|b| {
+        Box::new(
+            Diagnostic::error(format!("invalid Yaml document separator: {}", b.trailing))
+                .at(&Location::new(file.clone(), b.line)),
+        )
+    })?;
+    Ok(chunks.par_iter().map(|c| yaml_doc(file, c)).collect())
+}
+
+fn yaml_doc(file: &Arc<str>, c: &split::Chunk<'_>) -> DocResult {
+    let loc = Location::new(file.clone(), split::first_content_line(c));
+    if split::is_blank_or_comments(c.text) {
+        return Err(Box::new(
+            Diagnostic::error(
+                "object '' is missing root schema field (this YAML document holds only comments or blank lines; opm rejects it)",
+            )
+            .at(&loc),
+        ));
+    }
+    let parsed = match serde_saphyr::from_str_with_options::<YamlDoc>(c.text, yaml_options(false)) {
+        Ok(d) => Ok((d, None)),
+        Err(e) if is_duplicate_key(&e) => {
+            let warn = yaml_error(
+                file,
+                c,
+                &e,
+                crate::diagnostic::Severity::Warning,
+                "duplicate mapping key; the last value is used, as opm does",
+            );
+            serde_saphyr::from_str_with_options::<YamlDoc>(c.text, yaml_options(true))
+                .map(|d| (d, Some(warn)))
+        }
+        Err(e) => Err(e),
+    };
+    match parsed {
+        Ok((d, warn)) => {
+            let fields = d
+                .into_fields(c.first_line)
+                .map_err(|k| not_object(k, &loc))?;
+            Ok((fields, loc, warn))
+        }
+        Err(e) => Err(Box::new(yaml_error(
+            file,
+            c,
+            &e,
+            crate::diagnostic::Severity::Error,
+            "",
+        ))),
+    }
+}
+
+fn is_duplicate_key(e: &serde_saphyr::Error) -> bool {
+    e.to_string().to_lowercase().contains("duplicate")
+}
+
+fn yaml_error(
+    file: &Arc<str>,
+    c: &split::Chunk<'_>,
+    e: &serde_saphyr::Error,
+    severity: crate::diagnostic::Severity,
+    note: &str,
+) -> Diagnostic {
+    let (line, col) = match e.location() {
+        Some(l) if l.line() > 0 => (
+            c.first_line + crate::location::to_u32(l.line() as usize) - 1,
+            crate::location::to_u32(l.column() as usize),
+        ),
+        _ => (c.first_line, 0),
+    };
+    let mut msg = e.to_string();
+    if let Some(i) = msg.find(" at line ") {
+        msg.truncate(i);
+    }
+    let msg = if note.is_empty() {
+        format!("invalid YAML: {msg}")
+    } else {
+        note.to_owned()
+    };
+    let mut d = Diagnostic::error(msg).at(&Location::new(file.clone(), line).at(line, col));
+    d.severity = severity;
+    d
+}

@@ -1,0 +1,348 @@
+//! Typed values of the `olm.*` property types, parsed as opm's `property.Parse` does.
+//!
+//! Parsing never loses anything: the raw value stays on the [`Property`]; this module
+//! only interprets it. Types olmsat does not know are [`PropertyValue::Other`].
+
+use std::fmt;
+
+use crate::declcfg::Property;
+use crate::rawjson::{is_null, json_kind, unmarshal_error, Object};
+use base64::Engine as _;
+
+/// Property type names.
+pub mod types {
+    /// `olm.package`: the bundle's package, version and optional release.
+    pub const PACKAGE: &str = "olm.package";
+    /// `olm.package.required`: a dependency on a package version range.
+    pub const PACKAGE_REQUIRED: &str = "olm.package.required";
+    /// `olm.gvk`: an API the bundle provides.
+    pub const GVK: &str = "olm.gvk";
+    /// `olm.gvk.required`: an API the bundle requires.
+    pub const GVK_REQUIRED: &str = "olm.gvk.required";
+    /// `olm.channel`: legacy channel membership.
+    pub const CHANNEL: &str = "olm.channel";
+    /// `olm.skips`: legacy skips.
+    pub const SKIPS: &str = "olm.skips";
+    /// `olm.skipRange`: legacy skip range.
+    pub const SKIP_RANGE: &str = "olm.skipRange";
+    /// `olm.bundle.object`: a base64-encoded manifest.
+    pub const BUNDLE_OBJECT: &str = "olm.bundle.object";
+    /// `olm.csv.metadata`: the CSV's metadata.
+    pub const CSV_METADATA: &str = "olm.csv.metadata";
+    /// `olm.constraint`: a generic constraint (kept raw for the resolver).
+    pub const CONSTRAINT: &str = "olm.constraint";
+    /// `olm.label`: a label the bundle carries.
+    pub const LABEL: &str = "olm.label";
+    /// `olm.label.required`: a label the bundle requires of a dependency.
+    pub const LABEL_REQUIRED: &str = "olm.label.required";
+    /// `olm.deprecated`: legacy marker that prohibits a bundle in OLM v0.
+    pub const DEPRECATED: &str = "olm.deprecated";
+    /// Every type olmsat knows, for typo detection.
+    pub const KNOWN: &[&str] = &[
+        PACKAGE,
+        PACKAGE_REQUIRED,
+        GVK,
+        GVK_REQUIRED,
+        CHANNEL,
+        SKIPS,
+        SKIP_RANGE,
+        BUNDLE_OBJECT,
+        CSV_METADATA,
+        CONSTRAINT,
+        LABEL,
+        LABEL_REQUIRED,
+        DEPRECATED,
+        "olm.maxOpenShiftVersion",
+        "olm.substitutesFor",
+    ];
+}
+
+/// A group/version/kind triple.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Gvk {
+    /// API group.
+    pub group: String,
+    /// API version.
+    pub version: String,
+    /// Kind.
+    pub kind: String,
+}
+
+impl fmt::Display for Gvk {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}/{}", self.group, self.version, self.kind)
+    }
+}
+
+/// The interpreted value of one property.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PropertyValue {
+    /// `olm.package`
+    Package {
+        /// Package name.
+        package_name: String,
+        /// Version text (parsed later, so its error can be reported as opm does).
+        version: String,
+        /// Release text, empty when absent.
+        release: String,
+    },
+    /// `olm.package.required`
+    PackageRequired {
+        /// Required package.
+        package_name: String,
+        /// blang range text.
+        version_range: String,
+    },
+    /// `olm.gvk`
+    Gvk(Gvk),
+    /// `olm.gvk.required`
+    GvkRequired(Gvk),
+    /// `olm.channel`
+    Channel {
+        /// Channel name.
+        channel_name: String,
+    },
+    /// `olm.skips`
+    Skips(String),
+    /// `olm.skipRange`
+    SkipRange(String),
+    /// `olm.bundle.object` (the base64 text; decode with [`decode_bundle_object`]).
+    BundleObject(String),
+    /// `olm.csv.metadata` (the value stays raw on the property).
+    CsvMetadata,
+    /// `olm.constraint` (raw; interpreted by the resolver).
+    Constraint,
+    /// `olm.label`
+    Label(String),
+    /// `olm.label.required`
+    LabelRequired(String),
+    /// `olm.deprecated`
+    Deprecated,
+    /// Any other type (raw).
+    Other,
+}
+
+/// Parse one property the way opm does; the error is the text after
+/// `parse property[i] of type "t": `.
+pub fn parse(p: &Property) -> Result<PropertyValue, String> {
+    let v = &*p.value;
+    Ok(match p.type_.as_str() {
+        types::PACKAGE => {
+            let o = Object::parse(v, "property.Package")?;
+            PropertyValue::Package {
+                package_name: o
+                    .string("packageName", "Package.packageName")?
+                    .unwrap_or_default(),
+                version: o.string("version", "Package.version")?.unwrap_or_default(),
+                release: o.string("release", "Package.release")?.unwrap_or_default(),
+            }
+        }
+        types::PACKAGE_REQUIRED => {
+            let o = Object::parse(v, "property.PackageRequired")?;
+            PropertyValue::PackageRequired {
+                package_name: o
+                    .string("packageName", "PackageRequired.packageName")?
+                    .unwrap_or_default(),
+                version_range: o
+                    .string("versionRange", "PackageRequired.versionRange")?
+                    .unwrap_or_default(),
+            }
+        }
+        types::GVK => PropertyValue::Gvk(parse_gvk(v, "GVK")?),
+        types::GVK_REQUIRED => PropertyValue::GvkRequired(parse_gvk(v, "GVKRequired")?),
+        types::CHANNEL => {
+            let o = Object::parse(v, "property.Channel")?;
+            if let Some(raw) = o.get("priority") {
+                if !is_null(raw) && json_kind(raw) != "number" {
+                    return Err(unmarshal_error(raw, "Channel.priority", "int"));
+                }
+            }
+            PropertyValue::Channel {
+                channel_name: o
+                    .string("channelName", "Channel.channelName")?
+                    .unwrap_or_default(),
+            }
+        }
+        types::SKIPS => PropertyValue::Skips(plain_string(v, "property.Skips")?),
+        types::SKIP_RANGE => PropertyValue::SkipRange(plain_string(v, "property.SkipRange")?),
+        types::BUNDLE_OBJECT => {
+            let o = Object::parse(v, "property.BundleObject")?;
+            let data = match o.get("data") {
+                None => String::new(),
+                Some(raw) if is_null(raw) => String::new(),
+                Some(raw) if json_kind(raw) != "string" => {
+                    return Err(unmarshal_error(raw, "BundleObject.data", "[]uint8"))
+                }
+                Some(raw) => {
+                    serde_json::from_str::<String>(raw.get()).map_err(|e| e.to_string())?
+                }
+            };
+            decode_go_base64(&data)?;
+            PropertyValue::BundleObject(data)
+        }
+        types::CSV_METADATA => {
+            Object::parse(v, "property.CSVMetadata")?;
+            PropertyValue::CsvMetadata
+        }
+        types::CONSTRAINT => PropertyValue::Constraint,
+        types::LABEL => {
+            let o = Object::parse(v, "property.Label")?;
+            PropertyValue::Label(o.string("label", "Label.label")?.unwrap_or_default())
+        }
+        types::LABEL_REQUIRED => {
+            let o = Object::parse(v, "property.LabelRequired")?;
+            PropertyValue::LabelRequired(
+                o.string("label", "LabelRequired.label")?
+                    .unwrap_or_default(),
+            )
+        }
+        types::DEPRECATED => PropertyValue::Deprecated,
+        _ => PropertyValue::Other,
+    })
+}
+
+fn parse_gvk(v: &serde_json::value::RawValue, go: &str) -> Result<Gvk, String> {
+    let o = Object::parse(v, &format!("property.{go}"))?;
+    Ok(Gvk {
+        group: o
+            .string("group", &format!("{go}.group"))?
+            .unwrap_or_default(),
+        version: o
+            .string("version", &format!("{go}.version"))?
+            .unwrap_or_default(),
+        kind: o.string("kind", &format!("{go}.kind"))?.unwrap_or_default(),
+    })
+}
+
+fn plain_string(v: &serde_json::value::RawValue, go: &str) -> Result<String, String> {
+    if is_null(v) {
+        return Ok(String::new());
+    }
+    if json_kind(v) != "string" {
+        return Err(format!(
+            "json: cannot unmarshal {} into Go value of type {}",
+            json_kind(v),
+            go
+        ));
+    }
+    serde_json::from_str::<String>(v.get()).map_err(|e| e.to_string())
+}
+
+/// Decode base64 as Go's `encoding/json` decodes a `[]byte` field
+/// (`base64.StdEncoding`): padding required, `\r` and `\n` skipped, non-zero
+/// trailing bits accepted. The error is Go's text.
+pub fn decode_go_base64(data: &str) -> Result<Vec<u8>, String> {
+    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+    const GO_STD: GeneralPurpose = GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        GeneralPurposeConfig::new()
+            .with_decode_allow_trailing_bits(true)
+            .with_decode_padding_mode(DecodePaddingMode::RequireCanonical),
+    );
+    let cleaned: std::borrow::Cow<'_, str> = if data.contains(['\r', '\n']) {
+        data.chars()
+            .filter(|c| *c != '\r' && *c != '\n')
+            .collect::<String>()
+            .into()
+    } else {
+        data.into()
+    };
+    GO_STD.decode(cleaned.as_bytes()).map_err(|e| {
+        let at = match e {
+            base64::DecodeError::InvalidByte(at, _)
+            | base64::DecodeError::InvalidLastSymbol(at, _)
+            | base64::DecodeError::InvalidLength(at) => at,
+            base64::DecodeError::InvalidPadding => cleaned.len(),
+        };
+        format!("illegal base64 data at input byte {at}")
+    })
+}
+
+/// Decode the manifest carried by an `olm.bundle.object` value.
+pub fn decode_bundle_object(data: &str) -> Option<Vec<u8>> {
+    decode_go_base64(data).ok()
+}
+
+/// Parse all properties of a blob; the error is opm's
+/// `parse property[i] of type "t": ...`.
+pub fn parse_all(props: &[Property]) -> Result<Vec<PropertyValue>, String> {
+    props
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            parse(p).map_err(|e| format!("parse property[{i}] of type {:?}: {e}", p.type_))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rawjson::raw_from_string;
+
+    fn prop(t: &str, v: &str) -> Property {
+        Property {
+            type_: t.to_owned(),
+            value: raw_from_string(v.to_owned()),
+        }
+    }
+
+    #[test]
+    fn parses_package_and_gvk() {
+        let p = parse(&prop(
+            "olm.package",
+            r#"{"packageName":"etcd","version":"0.9.4"}"#,
+        ))
+        .unwrap();
+        assert_eq!(
+            p,
+            PropertyValue::Package {
+                package_name: "etcd".into(),
+                version: "0.9.4".into(),
+                release: String::new()
+            }
+        );
+        let g = parse(&prop(
+            "olm.gvk",
+            r#"{"group":"g","Kind":"K","version":"v1"}"#,
+        ))
+        .unwrap();
+        assert_eq!(
+            g,
+            PropertyValue::Gvk(Gvk {
+                group: "g".into(),
+                version: "v1".into(),
+                kind: "K".into()
+            })
+        );
+    }
+
+    #[test]
+    fn errors_name_the_index_and_type() {
+        let err = parse_all(&[
+            prop("olm.gvk", r#"{"group":"g","kind":"K","version":"v1"}"#),
+            prop("olm.package", r#"{"packageName":3}"#),
+        ])
+        .unwrap_err();
+        assert_eq!(
+            err,
+            "parse property[1] of type \"olm.package\": json: cannot unmarshal number into Go struct field Package.packageName of type string"
+        );
+    }
+
+    #[test]
+    fn bundle_object_must_be_base64() {
+        assert!(parse(&prop("olm.bundle.object", r#"{"data":"e30="}"#)).is_ok());
+        let e = parse(&prop("olm.bundle.object", r#"{"data":"e30*"}"#)).unwrap_err();
+        assert!(e.starts_with("illegal base64 data at input byte"), "{e}");
+        assert_eq!(decode_bundle_object("e30=").unwrap(), b"{}");
+    }
+
+    #[test]
+    fn unknown_types_are_other() {
+        assert_eq!(
+            parse(&prop("x.y", r#"[1,2]"#)).unwrap(),
+            PropertyValue::Other
+        );
+    }
+}

@@ -1,0 +1,400 @@
+//! Raw JSON values and Go-compatible field access.
+//!
+//! Blobs are kept as raw JSON text (`Box<RawValue>`) so nothing is lost and payloads
+//! olmsat does not inspect are never turned into trees. Typed fields are read with the
+//! rules of Go's `encoding/json`, which opm uses: object keys match struct fields
+//! case-insensitively (the last matching key wins), unknown keys are ignored, `null`
+//! leaves a field at its zero value, and a value of the wrong JSON type is an error
+//! worded as Go words it.
+
+use std::fmt::{self, Write as _};
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+/// Owned raw JSON text.
+pub type RawJson = Box<RawValue>;
+
+/// The JSON type of a raw value, named as Go's decoder names it in errors.
+pub fn json_kind(raw: &RawValue) -> &'static str {
+    match raw.get().trim_start().as_bytes().first() {
+        Some(b'{') => "object",
+        Some(b'[') => "array",
+        Some(b'"') => "string",
+        Some(b't') | Some(b'f') => "bool",
+        Some(b'n') => "null",
+        _ => "number",
+    }
+}
+
+/// Whether the raw value is JSON `null`.
+pub fn is_null(raw: &RawValue) -> bool {
+    raw.get().trim() == "null"
+}
+
+/// A JSON object as its (key, raw value) pairs, in input order.
+#[derive(Debug, Default)]
+pub struct Object<'a> {
+    /// The members in input order; duplicate keys are kept.
+    pub fields: Vec<(String, &'a RawValue)>,
+}
+
+impl<'a> Object<'a> {
+    /// Read `raw` as an object. `go_type` names the Go type for the error text
+    /// (`json: cannot unmarshal array into Go value of type property.Package`).
+    pub fn parse(raw: &'a RawValue, go_type: &str) -> Result<Object<'a>, String> {
+        if json_kind(raw) != "object" {
+            return Err(format!(
+                "json: cannot unmarshal {} into Go value of type {}",
+                json_kind(raw),
+                go_type
+            ));
+        }
+        let fields: Pairs<'a> = serde_json::from_str(raw.get()).map_err(|e| e.to_string())?;
+        Ok(Object { fields: fields.0 })
+    }
+
+    /// The value of `key`, matched as Go matches struct fields: case-insensitively,
+    /// the last matching member winning.
+    pub fn get(&self, key: &str) -> Option<&'a RawValue> {
+        self.fields
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key || fold_eq(k, key))
+            .map(|(_, v)| *v)
+    }
+
+    /// A string field; `null` or absent gives `None`. `field` names the Go struct
+    /// field for the error text, e.g. `Package.packageName`.
+    pub fn string(&self, key: &str, field: &str) -> Result<Option<String>, String> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(raw) if is_null(raw) => Ok(None),
+            Some(raw) => decode_string(raw, field).map(Some),
+        }
+    }
+
+    /// A list of strings; `null` or absent gives an empty list.
+    pub fn string_list(&self, key: &str, field: &str) -> Result<Vec<String>, String> {
+        match self.get(key) {
+            None => Ok(Vec::new()),
+            Some(raw) if is_null(raw) => Ok(Vec::new()),
+            Some(raw) => {
+                if json_kind(raw) != "array" {
+                    return Err(unmarshal_error(raw, field, "[]string"));
+                }
+                let items: Vec<&RawValue> =
+                    serde_json::from_str(raw.get()).map_err(|e| e.to_string())?;
+                items
+                    .into_iter()
+                    .map(|item| {
+                        if is_null(item) {
+                            Ok(String::new())
+                        } else {
+                            decode_string(item, field)
+                        }
+                    })
+                    .collect()
+            }
+        }
+    }
+}
+
+/// Case-insensitive key comparison standing in for Go's simple case folding.
+pub fn fold_eq(a: &str, b: &str) -> bool {
+    if a.is_ascii() && b.is_ascii() {
+        a.eq_ignore_ascii_case(b)
+    } else {
+        a.to_lowercase() == b.to_lowercase()
+    }
+}
+
+fn decode_string(raw: &RawValue, field: &str) -> Result<String, String> {
+    if json_kind(raw) != "string" {
+        return Err(unmarshal_error(raw, field, "string"));
+    }
+    serde_json::from_str::<String>(raw.get()).map_err(|e| e.to_string())
+}
+
+/// Go's text for a JSON value of the wrong type in a struct field.
+pub fn unmarshal_error(raw: &RawValue, field: &str, go_type: &str) -> String {
+    format!(
+        "json: cannot unmarshal {} into Go struct field {} of type {}",
+        json_kind(raw),
+        field,
+        go_type
+    )
+}
+
+struct Pairs<'a>(Vec<(String, &'a RawValue)>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Pairs<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = Pairs<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Pairs<'a>, A::Error> {
+                let mut out = Vec::new();
+                while let Some(k) = map.next_key::<String>()? {
+                    let v: &'a RawValue = map.next_value()?;
+                    out.push((k, v));
+                }
+                Ok(Pairs(out))
+            }
+        }
+        d.deserialize_map(V(std::marker::PhantomData))
+    }
+}
+
+/// Re-encode a raw value with object keys sorted, as opm's writers produce it
+/// (opm decodes every blob into Go maps, which marshal with sorted keys).
+pub fn canonical_value(raw: &RawValue) -> serde_json::Value {
+    // serde_json's Value keeps maps in a BTreeMap (sorted keys) in this build.
+    serde_json::from_str(raw.get()).unwrap_or(serde_json::Value::Null)
+}
+
+/// Make raw JSON from a string that is known to be valid JSON.
+pub fn raw_from_string(json: String) -> RawJson {
+    // Every caller passes text produced by serde_json or the transcoder below.
+    RawValue::from_string(json).unwrap_or_else(|_| null_raw())
+}
+
+/// The raw JSON `null`.
+pub fn null_raw() -> RawJson {
+    // "null" is valid JSON, so from_string cannot fail; fall back to an empty-object
+    // literal path that is equally valid to keep this total.
+    match RawValue::from_string("null".to_owned()) {
+        Ok(v) => v,
+        Err(_) => serde_json::value::to_raw_value(&()).unwrap_or_default(),
+    }
+}
+
+/// Serialize any serde value to raw JSON (used for values olmsat builds itself).
+pub fn to_raw<T: serde::Serialize>(value: &T) -> RawJson {
+    serde_json::value::to_raw_value(value).unwrap_or_else(|_| null_raw())
+}
+
+/// A value read from any serde deserializer (the YAML one in practice) and written
+/// straight out as compact JSON text, with no tree in between.
+#[derive(Debug)]
+pub struct Transcoded(pub String);
+
+impl<'de> Deserialize<'de> for Transcoded {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let mut out = String::new();
+        JsonWriter { out: &mut out }.deserialize(d)?;
+        Ok(Transcoded(out))
+    }
+}
+
+/// A `DeserializeSeed` that writes the value it visits as JSON into `out`.
+pub(crate) struct JsonWriter<'o> {
+    pub(crate) out: &'o mut String,
+}
+
+impl<'de> DeserializeSeed<'de> for JsonWriter<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+fn push_json_str(out: &mut String, s: &str) {
+    // serde_json's escaping; writing into a String cannot fail.
+    if let Ok(quoted) = serde_json::to_string(s) {
+        out.push_str(&quoted);
+    }
+}
+
+fn push_f64(out: &mut String, v: f64) {
+    if v.is_finite() {
+        if v.fract() == 0.0 && v.abs() < 1e15 {
+            let _ = write!(out, "{}", v as i64);
+        } else {
+            let _ = write!(
+                out,
+                "{}",
+                serde_json::Number::from_f64(v)
+                    .map(|n| n.to_string())
+                    .unwrap_or_else(|| "null".into())
+            );
+        }
+    } else {
+        out.push_str("null");
+    }
+}
+
+impl<'de> Visitor<'de> for JsonWriter<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any value")
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<(), E> {
+        self.out.push_str(if v { "true" } else { "false" });
+        Ok(())
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<(), E> {
+        let _ = write!(self.out, "{v}");
+        Ok(())
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<(), E> {
+        let _ = write!(self.out, "{v}");
+        Ok(())
+    }
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<(), E> {
+        let _ = write!(self.out, "{v}");
+        Ok(())
+    }
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<(), E> {
+        let _ = write!(self.out, "{v}");
+        Ok(())
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<(), E> {
+        push_f64(self.out, v);
+        Ok(())
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
+        push_json_str(self.out, v);
+        Ok(())
+    }
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<(), E> {
+        push_json_str(self.out, &String::from_utf8_lossy(v));
+        Ok(())
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        self.out.push_str("null");
+        Ok(())
+    }
+    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+        self.out.push_str("null");
+        Ok(())
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        self.out.push('[');
+        let mut first = true;
+        loop {
+            let mark = self.out.len();
+            if !first {
+                self.out.push(',');
+            }
+            let got = seq.next_element_seed(JsonWriter { out: self.out })?;
+            if got.is_none() {
+                self.out.truncate(mark);
+                break;
+            }
+            first = false;
+        }
+        self.out.push(']');
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        self.out.push('{');
+        let mut first = true;
+        while let Some(key) = map.next_key_seed(KeyWriter)? {
+            if !first {
+                self.out.push(',');
+            }
+            first = false;
+            push_json_str(self.out, &key);
+            self.out.push(':');
+            map.next_value_seed(JsonWriter { out: self.out })?;
+        }
+        self.out.push('}');
+        Ok(())
+    }
+}
+
+/// Reads a mapping key of any scalar type as a string, as Go's YAML-to-JSON
+/// conversion does (`1: x` becomes `"1": "x"`).
+pub(crate) struct KeyWriter;
+
+impl<'de> DeserializeSeed<'de> for KeyWriter {
+    type Value = String;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeyWriter {
+    type Value = String;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a scalar mapping key")
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<String, E> {
+        let mut s = String::new();
+        push_f64(&mut s, v);
+        Ok(s)
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
+        Ok(v.to_owned())
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<String, E> {
+        Ok(v)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<String, E> {
+        Ok("null".to_owned())
+    }
+    fn visit_none<E: de::Error>(self) -> Result<String, E> {
+        Ok("null".to_owned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(s: &str) -> RawJson {
+        RawValue::from_string(s.to_owned()).unwrap()
+    }
+
+    #[test]
+    fn object_get_is_case_insensitive_last_wins() {
+        let r = raw(r#"{"name":"a","Name":"b","other":1}"#);
+        let o = Object::parse(&r, "T").unwrap();
+        assert_eq!(o.string("name", "T.name").unwrap().as_deref(), Some("b"));
+        assert!(o.get("missing").is_none());
+    }
+
+    #[test]
+    fn wrong_types_are_worded_like_go() {
+        let r = raw(r#"{"packageName":1}"#);
+        let o = Object::parse(&r, "property.Package").unwrap();
+        assert_eq!(
+            o.string("packageName", "Package.packageName").unwrap_err(),
+            "json: cannot unmarshal number into Go struct field Package.packageName of type string"
+        );
+        let arr = raw("[1]");
+        assert_eq!(
+            Object::parse(&arr, "property.Package").unwrap_err(),
+            "json: cannot unmarshal array into Go value of type property.Package"
+        );
+    }
+
+    #[test]
+    fn transcodes_yaml_to_json() {
+        let t: Transcoded =
+            serde_saphyr::from_str("a: [1, 2.5, true, null, \"x\"]\n3: {b: c}\n").unwrap();
+        assert_eq!(t.0, r#"{"a":[1,2.5,true,null,"x"],"3":{"b":"c"}}"#);
+        let empty: Transcoded = serde_saphyr::from_str("a: []\nb: {}\n").unwrap();
+        assert_eq!(empty.0, r#"{"a":[],"b":{}}"#);
+    }
+}

@@ -1,0 +1,358 @@
+//! Validation of a catalog with opm's rules and message texts, reporting every
+//! problem (not only the first) plus warnings for mistakes opm lets through.
+//!
+//! The rules are those of opm's `ConvertToModel` (see [`Model::build`]) and
+//! `Model.Validate`: package (default channel set and present, at least one
+//! channel, unique versions), channel (at least one bundle, a single head, no
+//! cycle in the replaces chain, no stranded bundles), bundle (normalized name with a
+//! release, no empty skip, parseable skipRange, an image or bundle objects, no build
+//! metadata with a release), and deprecation messages.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::diagnostic::Diagnostic;
+use crate::load::Loaded;
+use crate::model::{Bundle, Channel, Model, Package};
+use crate::property::{types, PropertyValue};
+use crate::range::{self, Range};
+
+/// The outcome of validating a catalog.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// Errors: the catalog is invalid when there is at least one.
+    pub errors: Vec<Diagnostic>,
+    /// Warnings: never make a catalog invalid.
+    pub warnings: Vec<Diagnostic>,
+}
+
+impl Report {
+    /// Whether the catalog passed (no errors).
+    pub fn passed(&self) -> bool {
+        self.errors.is_empty()
+    }
+
+    fn push_all(&mut self, diags: Vec<Diagnostic>) {
+        for d in diags {
+            if d.is_error() {
+                self.errors.push(d);
+            } else {
+                self.warnings.push(d);
+            }
+        }
+    }
+
+    fn finish(mut self) -> Self {
+        self.errors.sort();
+        self.errors.dedup();
+        self.warnings.sort();
+        self.warnings.dedup();
+        self
+    }
+}
+
+/// Validate loaded catalog input: load problems, conversion problems and model
+/// problems, all reported, sorted by file and line. Returns the model too, for
+/// callers that go on to use it.
+pub fn validate(loaded: Loaded) -> (Model, Report) {
+    let mut report = Report::default();
+    report.push_all(loaded.diagnostics);
+    let (model, diags) = Model::build(loaded.config);
+    report.push_all(diags);
+    report.push_all(validate_model(&model));
+    (model, report.finish())
+}
+
+/// The checks of opm's `Model.Validate`, and olmsat's warnings.
+pub fn validate_model(model: &Model) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for pkg in &model.packages {
+        validate_package(pkg, &mut out);
+    }
+    out
+}
+
+fn validate_package(pkg: &Package, out: &mut Vec<Diagnostic>) {
+    let perr = |m: &str| Diagnostic::error(m).at(&pkg.location).package(&pkg.name);
+    if pkg.default_channel.is_empty() {
+        out.push(perr("default channel must be set"));
+    }
+    if pkg.channels.is_empty() {
+        out.push(perr("package must contain at least one channel"));
+    }
+    if let Some(dup) = duplicate_versions(pkg) {
+        out.push(perr(&dup));
+    }
+    if pkg.deprecations.package.as_deref() == Some("") {
+        out.push(
+            perr("invalid deprecation: message must be set").at(pkg
+                .deprecations
+                .location
+                .as_ref()
+                .unwrap_or(&pkg.location)),
+        );
+    }
+    for ch in &pkg.channels {
+        validate_channel(pkg, ch, out);
+    }
+    warn_build_metadata_only(pkg, out);
+}
+
+/// opm: `duplicate versions found in bundles: [{1.0.0: [a, b]}]`, over every
+/// bundle in any channel, by version string (build metadata included) plus release.
+fn duplicate_versions(pkg: &Package) -> Option<String> {
+    let mut by_version: BTreeMap<String, BTreeSet<&str>> = BTreeMap::new();
+    for b in &pkg.bundles {
+        if b.channels.is_empty() {
+            continue;
+        }
+        let Some(v) = &b.version else { continue };
+        let key = match &b.release {
+            Some(r) => format!("{v}-{r}"),
+            None => v.to_string(),
+        };
+        by_version.entry(key).or_default().insert(&b.name);
+    }
+    let dups: Vec<String> = by_version
+        .into_iter()
+        .filter(|(_, names)| names.len() > 1)
+        .map(|(v, names)| {
+            format!(
+                "{{{v}: [{}]}}",
+                names.into_iter().collect::<Vec<_>>().join(", ")
+            )
+        })
+        .collect();
+    (!dups.is_empty()).then(|| format!("duplicate versions found in bundles: [{}]", dups.join(" ")))
+}
+
+fn validate_channel(pkg: &Package, ch: &Channel, out: &mut Vec<Diagnostic>) {
+    let cerr = |m: String| {
+        Diagnostic::error(m)
+            .at(&ch.location)
+            .package(&pkg.name)
+            .channel(&ch.name)
+    };
+    if ch.entries.is_empty() {
+        let mut msg = "channel must contain at least one bundle".to_owned();
+        if ch.synthesized {
+            msg.push_str(
+                " (the package's defaultChannel names a channel that has no olm.channel blob)",
+            );
+        }
+        out.push(cerr(msg));
+    } else if let Some(e) = &ch.chain.error {
+        let mut d = cerr(e.to_string());
+        if let Some(hint) = chain_hint(ch) {
+            d.message.push_str(&hint);
+        }
+        out.push(d);
+    }
+    if pkg
+        .deprecations
+        .channels
+        .get(&ch.name)
+        .is_some_and(String::is_empty)
+    {
+        out.push(cerr("invalid deprecation: message must be set".to_owned()));
+    }
+    let names: BTreeSet<&str> = ch.entries.iter().map(|e| e.name.as_str()).collect();
+    for e in &ch.entries {
+        let berr = |m: String| {
+            Diagnostic::error(m)
+                .at(&e.location)
+                .package(&pkg.name)
+                .channel(&ch.name)
+                .bundle(&e.name)
+        };
+        let bwarn = |m: String| {
+            Diagnostic::warning(m)
+                .at(&e.location)
+                .package(&pkg.name)
+                .channel(&ch.name)
+                .bundle(&e.name)
+        };
+        if e.name.is_empty() {
+            out.push(berr("name must be set".to_owned()));
+        }
+        let bundle = pkg.bundle(&e.name);
+        if let Some(b) = bundle {
+            if let (Some(v), Some(r)) = (&b.version, &b.release) {
+                let normalized = format!("{}-v{}-{}", pkg.name, v, r);
+                if e.name != normalized {
+                    out.push(berr(format!(
+                        "name {:?} does not match normalized name {:?}",
+                        e.name, normalized
+                    )));
+                }
+                if !v.build.is_empty() {
+                    out.push(berr(
+                        "cannot use build metadata in version with a release version".to_owned(),
+                    ));
+                }
+            }
+        }
+        for (i, s) in e.skips.iter().enumerate() {
+            if s.is_empty() {
+                out.push(berr(format!("skip[{i}] is empty")));
+            }
+        }
+        if let Some(sr) = &e.skip_range {
+            match Range::parse(sr) {
+                Err(err) => {
+                    let mut msg = format!("invalid skipRange {sr:?}: {err}");
+                    if let Some(h) = range::hint(sr) {
+                        msg.push_str(&format!(" (blang/semver would accept {h:?})"));
+                    }
+                    out.push(berr(msg));
+                }
+                Ok(r) => {
+                    let matches_any = ch.entries.iter().any(|other| {
+                        other.name != e.name
+                            && pkg
+                                .bundle(&other.name)
+                                .and_then(|b| b.version.as_ref())
+                                .is_some_and(|v| r.matches(v))
+                    });
+                    if !matches_any {
+                        out.push(bwarn(format!(
+                            "skipRange {sr:?} matches no other bundle in channel {:?}",
+                            ch.name
+                        )));
+                    }
+                }
+            }
+        }
+        if let Some(b) = bundle {
+            if b.image.is_empty()
+                && !b
+                    .values
+                    .iter()
+                    .any(|v| matches!(v, PropertyValue::BundleObject(_)))
+            {
+                out.push(berr("bundle image must be set".to_owned()));
+            }
+        }
+        if pkg
+            .deprecations
+            .bundles
+            .get(&e.name)
+            .is_some_and(String::is_empty)
+        {
+            out.push(berr("invalid deprecation: message must be set".to_owned()));
+        }
+        if let Some(r) = &e.replaces {
+            if pkg.bundle(r).is_none() && !names.contains(r.as_str()) {
+                out.push(bwarn(format!(
+                    "replaces {r:?}, which is not a bundle of package {:?} in this catalog",
+                    pkg.name
+                )));
+            }
+        }
+        if let Some(b) = bundle {
+            warn_property_typos(pkg, ch, b, out);
+        }
+    }
+}
+
+fn chain_hint(ch: &Channel) -> Option<String> {
+    use crate::chain::ChainError;
+    match &ch.chain.error {
+        Some(ChainError::MultipleHeads(_)) if ch.entries.iter().any(|e| e.skip_range.is_some()) => Some(
+            " (skipRange does not link entries for this check: link them with replaces or skips)".to_owned(),
+        ),
+        _ => None,
+    }
+}
+
+/// Property types that look like misspellings of `olm.*` types.
+fn warn_property_typos(pkg: &Package, ch: &Channel, b: &Bundle, out: &mut Vec<Diagnostic>) {
+    // Reported once per bundle: only from its first channel.
+    if b.channels.first().map(String::as_str) != Some(ch.name.as_str()) {
+        return;
+    }
+    for p in &b.properties {
+        if types::KNOWN.contains(&p.type_.as_str()) {
+            continue;
+        }
+        if let Some(known) = types::KNOWN.iter().find(|k| {
+            k.eq_ignore_ascii_case(&p.type_)
+                || (p.type_.starts_with("olm") && edit_distance(k, &p.type_) <= 2)
+        }) {
+            out.push(
+                Diagnostic::warning(format!(
+                    "property type {:?} looks like a misspelling of {known:?}; OLM ignores unknown property types",
+                    p.type_
+                ))
+                .at(&b.location)
+                .package(&pkg.name)
+                .bundle(&b.name),
+            );
+        }
+    }
+}
+
+/// Bundles whose versions differ only in build metadata: valid for opm, but
+/// version order cannot tell them apart.
+fn warn_build_metadata_only(pkg: &Package, out: &mut Vec<Diagnostic>) {
+    let mut groups: BTreeMap<String, Vec<&Bundle>> = BTreeMap::new();
+    for b in &pkg.bundles {
+        if let Some(v) = &b.version {
+            if !v.build.is_empty() {
+                let mut core = v.clone();
+                core.build = semver::BuildMetadata::EMPTY;
+                groups.entry(core.to_string()).or_default().push(b);
+            }
+        }
+    }
+    for (core, bs) in groups {
+        let plain = pkg.bundles.iter().filter(|b| {
+            b.version
+                .as_ref()
+                .is_some_and(|v| v.build.is_empty() && v.to_string() == core)
+        });
+        let mut names: Vec<&str> = bs
+            .iter()
+            .map(|b| b.name.as_str())
+            .chain(plain.map(|b| b.name.as_str()))
+            .collect();
+        names.sort_unstable();
+        if names.len() > 1 {
+            out.push(
+                Diagnostic::warning(format!(
+                    "bundles {} have versions that differ only in build metadata ({core}+...); semver precedence cannot order them",
+                    names.join(", ")
+                ))
+                .at(&bs[0].location)
+                .package(&pkg.name),
+            );
+        }
+    }
+}
+
+/// Levenshtein distance (small strings only).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edit_distance_works() {
+        assert_eq!(edit_distance("olm.gvk", "olm.gvk"), 0);
+        assert_eq!(edit_distance("olm.skipRange", "olm.skiprange"), 1);
+        assert_eq!(edit_distance("abc", ""), 3);
+    }
+}

@@ -1,0 +1,419 @@
+//! Writing catalogs back out as opm's `WriteJSON` / `WriteYAML` do.
+//!
+//! Order: for each package name (sorted), the `olm.package` blob, its channels by
+//! name, its bundles by name, its other blobs by schema, its deprecations; then the
+//! other blobs that belong to no package. Known blobs keep opm's field order; every
+//! value inside (property values, unknown blobs) has its object keys sorted, as opm
+//! re-encodes them through Go maps.
+//!
+//! JSON is Go's `json.Encoder` output with a 4-space indent and HTML escaping off.
+//! YAML is what `sigs.k8s.io/yaml` produces in content: keys sorted, `---` before
+//! every document; olmsat never folds long lines (go-yaml wraps plain scalars at
+//! 80 columns), so the text can differ from opm's in line breaks only.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::declcfg::{Bundle, Channel, DeclarativeConfig, Deprecation, Meta, Package, Property};
+use crate::rawjson::canonical_value;
+
+/// Output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Concatenated, indented JSON objects.
+    Json,
+    /// A `---`-separated YAML stream.
+    Yaml,
+}
+
+#[derive(Serialize)]
+struct PropOut<'a> {
+    #[serde(rename = "type")]
+    type_: &'a str,
+    value: Value,
+}
+
+fn props(p: &[Property]) -> Vec<PropOut<'_>> {
+    p.iter()
+        .map(|p| PropOut {
+            type_: &p.type_,
+            value: canonical_value(&p.value),
+        })
+        .collect()
+}
+
+#[derive(Serialize)]
+struct IconOut<'a> {
+    base64data: String,
+    mediatype: &'a str,
+}
+
+#[derive(Serialize)]
+struct PackageOut<'a> {
+    schema: &'a str,
+    name: &'a str,
+    #[serde(rename = "defaultChannel")]
+    default_channel: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    icon: Option<IconOut<'a>>,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    description: &'a str,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    properties: Vec<PropOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct EntryOut<'a> {
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    replaces: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    skips: &'a [String],
+    #[serde(rename = "skipRange", skip_serializing_if = "Option::is_none")]
+    skip_range: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct ChannelOut<'a> {
+    schema: &'a str,
+    name: &'a str,
+    package: &'a str,
+    entries: Vec<EntryOut<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    properties: Vec<PropOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct RelatedOut<'a> {
+    name: &'a str,
+    image: &'a str,
+}
+
+#[derive(Serialize)]
+struct BundleOut<'a> {
+    schema: &'a str,
+    name: &'a str,
+    package: &'a str,
+    image: &'a str,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    properties: Vec<PropOut<'a>>,
+    #[serde(rename = "relatedImages", skip_serializing_if = "Vec::is_empty")]
+    related_images: Vec<RelatedOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct RefOut<'a> {
+    schema: &'a str,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    name: &'a str,
+}
+
+#[derive(Serialize)]
+struct DepEntryOut<'a> {
+    reference: RefOut<'a>,
+    message: &'a str,
+}
+
+#[derive(Serialize)]
+struct DeprecationOut<'a> {
+    schema: &'a str,
+    package: &'a str,
+    entries: Vec<DepEntryOut<'a>>,
+}
+
+/// One blob ready to be written.
+enum Out<'a> {
+    Package(PackageOut<'a>),
+    Channel(ChannelOut<'a>),
+    Bundle(BundleOut<'a>),
+    Deprecation(DeprecationOut<'a>),
+    Other(Value),
+}
+
+fn package_out(p: &Package) -> Out<'_> {
+    Out::Package(PackageOut {
+        schema: crate::declcfg::schema::PACKAGE,
+        name: &p.name,
+        default_channel: &p.default_channel,
+        icon: p.icon.as_ref().map(|i| IconOut {
+            base64data: reencode_base64(&i.base64data),
+            mediatype: &i.mediatype,
+        }),
+        description: &p.description,
+        properties: props(&p.properties),
+    })
+}
+
+fn reencode_base64(s: &str) -> String {
+    use base64::Engine as _;
+    match crate::property::decode_go_base64(s) {
+        Ok(bytes) => base64::engine::general_purpose::STANDARD.encode(bytes),
+        Err(_) => s.to_owned(),
+    }
+}
+
+fn channel_out(c: &Channel) -> Out<'_> {
+    Out::Channel(ChannelOut {
+        schema: crate::declcfg::schema::CHANNEL,
+        name: &c.name,
+        package: &c.package,
+        entries: c
+            .entries
+            .iter()
+            .map(|e| EntryOut {
+                name: &e.name,
+                replaces: e.replaces.as_deref(),
+                skips: &e.skips,
+                skip_range: e.skip_range.as_deref(),
+            })
+            .collect(),
+        properties: props(&c.properties),
+    })
+}
+
+fn bundle_out(b: &Bundle) -> Out<'_> {
+    Out::Bundle(BundleOut {
+        schema: crate::declcfg::schema::BUNDLE,
+        name: &b.name,
+        package: &b.package,
+        image: &b.image,
+        properties: props(&b.properties),
+        related_images: b
+            .related_images
+            .iter()
+            .map(|r| RelatedOut {
+                name: &r.name,
+                image: &r.image,
+            })
+            .collect(),
+    })
+}
+
+fn deprecation_out(d: &Deprecation) -> Out<'_> {
+    Out::Deprecation(DeprecationOut {
+        schema: crate::declcfg::schema::DEPRECATIONS,
+        package: &d.package,
+        entries: d
+            .entries
+            .iter()
+            .map(|e| DepEntryOut {
+                reference: RefOut {
+                    schema: &e.schema,
+                    name: &e.name,
+                },
+                message: &e.message,
+            })
+            .collect(),
+    })
+}
+
+fn other_out(m: &Meta) -> Out<'_> {
+    Out::Other(canonical_value(&m.blob))
+}
+
+#[derive(Default)]
+struct Group<'a> {
+    packages: Vec<&'a Package>,
+    channels: Vec<&'a Channel>,
+    bundles: Vec<&'a Bundle>,
+    others: Vec<&'a Meta>,
+    deprecations: Vec<&'a Deprecation>,
+}
+
+/// The blobs in opm's output order.
+fn ordered(cfg: &DeclarativeConfig) -> Vec<Out<'_>> {
+    let mut groups: BTreeMap<&str, Group<'_>> = BTreeMap::new();
+    for p in &cfg.packages {
+        groups.entry(&p.name).or_default().packages.push(p);
+    }
+    for c in &cfg.channels {
+        groups.entry(&c.package).or_default().channels.push(c);
+    }
+    for b in &cfg.bundles {
+        groups.entry(&b.package).or_default().bundles.push(b);
+    }
+    for o in &cfg.others {
+        groups.entry(&o.package).or_default().others.push(o);
+    }
+    for d in &cfg.deprecations {
+        groups.entry(&d.package).or_default().deprecations.push(d);
+    }
+    let mut out = Vec::with_capacity(cfg.len());
+    let mut unpackaged: Vec<&Meta> = Vec::new();
+    for (name, mut g) in groups {
+        if name.is_empty() {
+            unpackaged = g.others;
+            continue;
+        }
+        g.channels.sort_by(|a, b| a.name.cmp(&b.name));
+        g.bundles.sort_by(|a, b| a.name.cmp(&b.name));
+        g.others.sort_by(|a, b| a.schema.cmp(&b.schema));
+        out.extend(g.packages.into_iter().map(package_out));
+        out.extend(g.channels.into_iter().map(channel_out));
+        out.extend(g.bundles.into_iter().map(bundle_out));
+        out.extend(g.others.into_iter().map(other_out));
+        out.extend(g.deprecations.into_iter().map(deprecation_out));
+    }
+    unpackaged.sort_by(|a, b| a.schema.cmp(&b.schema));
+    out.extend(unpackaged.into_iter().map(other_out));
+    out
+}
+
+/// Write a config in opm's order and format.
+pub fn write<W: Write>(cfg: &DeclarativeConfig, format: Format, w: &mut W) -> io::Result<()> {
+    for blob in ordered(cfg) {
+        match format {
+            Format::Json => {
+                match &blob {
+                    Out::Package(v) => write_go_json(w, v)?,
+                    Out::Channel(v) => write_go_json(w, v)?,
+                    Out::Bundle(v) => write_go_json(w, v)?,
+                    Out::Deprecation(v) => write_go_json(w, v)?,
+                    Out::Other(v) => write_go_json(w, v)?,
+                }
+                w.write_all(b"\n")?;
+            }
+            Format::Yaml => {
+                let v = match &blob {
+                    Out::Package(v) => serde_json::to_value(v),
+                    Out::Channel(v) => serde_json::to_value(v),
+                    Out::Bundle(v) => serde_json::to_value(v),
+                    Out::Deprecation(v) => serde_json::to_value(v),
+                    Out::Other(v) => Ok(v.clone()),
+                }
+                .map_err(io::Error::other)?;
+                w.write_all(b"---\n")?;
+                let mut s = String::new();
+                crate::yaml_emit::emit_document(&v, &mut s);
+                w.write_all(s.as_bytes())?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Write one value as Go's `json.Encoder` (indent 4 spaces, no HTML escaping) does.
+pub fn write_go_json<W: Write, T: Serialize + ?Sized>(w: &mut W, v: &T) -> io::Result<()> {
+    let mut ser = serde_json::Serializer::with_formatter(&mut *w, GoFormatter::default());
+    v.serialize(&mut ser).map_err(io::Error::other)
+}
+
+/// serde_json's pretty formatter with Go's differences: U+2028/U+2029 escaped,
+/// integral floats without a fraction, exponents as Go writes them.
+pub struct GoFormatter {
+    inner: serde_json::ser::PrettyFormatter<'static>,
+}
+
+impl Default for GoFormatter {
+    fn default() -> Self {
+        GoFormatter {
+            inner: serde_json::ser::PrettyFormatter::with_indent(b"    "),
+        }
+    }
+}
+
+/// Go's `strconv.FormatFloat(f, 'g'-like)` as used by `encoding/json` for float64.
+pub fn go_float(v: f64) -> String {
+    if !v.is_finite() {
+        return "null".to_owned();
+    }
+    let abs = v.abs();
+    if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
+        let s = format!("{v:e}");
+        // Rust: 1e21, 1.5e-7; Go: 1e+21, 1.5e-07
+        if let Some((m, e)) = s.split_once('e') {
+            let (sign, digits) = match e.strip_prefix('-') {
+                Some(d) => ('-', d),
+                None => ('+', e),
+            };
+            let digits = if digits.len() < 2 {
+                format!("0{digits}")
+            } else {
+                digits.to_owned()
+            };
+            return format!("{m}e{sign}{digits}");
+        }
+        return s;
+    }
+    if v.fract() == 0.0 {
+        return format!("{v:.0}");
+    }
+    let mut s = format!("{v}");
+    if s.contains('e') {
+        s = format!("{v:.17}").trim_end_matches('0').to_owned();
+    }
+    s
+}
+
+macro_rules! delegate {
+    ($($name:ident($($arg:ident: $ty:ty),*);)*) => {$(
+        fn $name<W: ?Sized + Write>(&mut self, w: &mut W $(, $arg: $ty)*) -> io::Result<()> {
+            self.inner.$name(w $(, $arg)*)
+        }
+    )*};
+}
+
+impl serde_json::ser::Formatter for GoFormatter {
+    delegate! {
+        begin_array();
+        end_array();
+        begin_array_value(first: bool);
+        end_array_value();
+        begin_object();
+        end_object();
+        begin_object_key(first: bool);
+        begin_object_value();
+        end_object_value();
+    }
+
+    fn write_f64<W: ?Sized + Write>(&mut self, w: &mut W, v: f64) -> io::Result<()> {
+        w.write_all(go_float(v).as_bytes())
+    }
+
+    fn write_f32<W: ?Sized + Write>(&mut self, w: &mut W, v: f32) -> io::Result<()> {
+        w.write_all(go_float(f64::from(v)).as_bytes())
+    }
+
+    fn write_string_fragment<W: ?Sized + Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        if fragment.contains(['\u{2028}', '\u{2029}']) {
+            let s = fragment
+                .replace('\u{2028}', "\\u2028")
+                .replace('\u{2029}', "\\u2029");
+            w.write_all(s.as_bytes())
+        } else {
+            w.write_all(fragment.as_bytes())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_float_formats() {
+        assert_eq!(go_float(1.0), "1");
+        assert_eq!(go_float(2.5), "2.5");
+        assert_eq!(go_float(1e21), "1e+21");
+        assert_eq!(go_float(1.5e-7), "1.5e-07");
+        assert_eq!(go_float(-3.0), "-3");
+    }
+
+    #[test]
+    fn go_json_layout() {
+        let mut out = Vec::new();
+        let v = serde_json::json!({"a": [1, {"b": "<&>\u{2028}"}], "c": [], "d": {}});
+        write_go_json(&mut out, &v).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "{\n    \"a\": [\n        1,\n        {\n            \"b\": \"<&>\\u2028\"\n        }\n    ],\n    \"c\": [],\n    \"d\": {}\n}"
+        );
+    }
+}

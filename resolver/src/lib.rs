@@ -1,0 +1,1 @@
+//! OLM v0 dependency resolution (see the resolver issue).
