@@ -53,13 +53,81 @@ impl Report {
 /// Validate loaded catalog input: load problems, conversion problems and model
 /// problems, all reported, sorted by file and line. Returns the model too, for
 /// callers that go on to use it.
+///
+/// A file that could not be read completely (a syntax error, a bad blob) makes the
+/// model checks of every package with a blob in that file meaningless: the missing
+/// blob would show up as follow-on errors. Those packages are named in a warning
+/// and their model checks are skipped; every other package is checked.
 pub fn validate(loaded: Loaded) -> (Model, Report) {
     let mut report = Report::default();
+    let tainted_files: BTreeSet<std::sync::Arc<str>> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .filter_map(|d| d.location.as_ref().map(|l| l.file.clone()))
+        .collect();
+    let tainted = tainted_packages(&loaded.config, &tainted_files);
     report.push_all(loaded.diagnostics);
     let (model, diags) = Model::build(loaded.config);
-    report.push_all(diags);
-    report.push_all(validate_model(&model));
+    let mut model_diags = diags;
+    model_diags.extend(validate_model(&model));
+    let mut skipped: BTreeSet<&str> = BTreeSet::new();
+    for d in model_diags {
+        let pkg_tainted = d.package.as_deref().is_some_and(|p| tainted.contains(p));
+        let file_tainted = d
+            .location
+            .as_ref()
+            .is_some_and(|l| tainted_files.contains(&l.file));
+        if pkg_tainted || (file_tainted && d.package.is_none()) {
+            if let Some(p) = d.package.as_deref().and_then(|p| tainted.get(p)) {
+                skipped.insert(p);
+            }
+            continue;
+        }
+        report.push_all(vec![d]);
+    }
+    for p in skipped {
+        report.warnings.push(
+            Diagnostic::warning(
+                "model checks skipped for this package: some of its catalog files could not be read completely (see the errors above)",
+            )
+            .package(p),
+        );
+    }
     (model, report.finish())
+}
+
+/// Packages with a blob in one of `files`.
+fn tainted_packages(
+    cfg: &crate::declcfg::DeclarativeConfig,
+    files: &BTreeSet<std::sync::Arc<str>>,
+) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    if files.is_empty() {
+        return out;
+    }
+    let hit = |l: &crate::location::Location| files.contains(&l.file);
+    for p in &cfg.packages {
+        if hit(&p.location) {
+            out.insert(p.name.clone());
+        }
+    }
+    for c in &cfg.channels {
+        if hit(&c.location) {
+            out.insert(c.package.clone());
+        }
+    }
+    for b in &cfg.bundles {
+        if hit(&b.location) {
+            out.insert(b.package.clone());
+        }
+    }
+    for d in &cfg.deprecations {
+        if hit(&d.location) {
+            out.insert(d.package.clone());
+        }
+    }
+    out
 }
 
 /// The checks of opm's `Model.Validate`, and olmsat's warnings.

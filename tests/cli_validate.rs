@@ -1,0 +1,123 @@
+//! The `validate`, `render` and `list` commands, run as a user runs them.
+
+mod common;
+
+use common::{olmsat, olmsat_stdin, stderr, stdout};
+
+#[test]
+fn example_catalog_is_valid() {
+    let o = olmsat(&["validate", "corpus/catalogs/etcd-example"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert_eq!(
+        stdout(&o),
+        "valid: 2 package(s), 8 bundle(s) in 2 file(s); 0 error(s), 0 warning(s)\n"
+    );
+}
+
+#[test]
+fn invalid_examples_report_every_error_as_json() {
+    for case in [
+        "bundles.yaml",
+        "graph-shape.yaml",
+        "packages.yaml",
+        "syntax.yaml",
+        "top-level-array.json",
+    ] {
+        let path = format!("corpus/catalogs/invalid/{case}");
+        let o = olmsat(&["validate", &path, "-o", "json"]);
+        assert_eq!(o.status.code(), Some(1), "{case}");
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+        assert_eq!(v["passed"], false);
+        insta::assert_snapshot!(case.replace('.', "_"), stdout(&o));
+    }
+}
+
+#[test]
+fn invalid_examples_as_text() {
+    let o = olmsat(&["validate", "corpus/catalogs/invalid/graph-shape.yaml"]);
+    assert_eq!(o.status.code(), Some(1));
+    insta::assert_snapshot!(stdout(&o));
+}
+
+#[test]
+fn output_is_deterministic() {
+    let a = olmsat(&["validate", "-o", "json", "corpus/catalogs/invalid"]);
+    let b = olmsat(&["validate", "-o", "json", "corpus/catalogs/invalid"]);
+    assert_eq!(a.stdout, b.stdout);
+    let a = olmsat(&["render", "corpus/catalogs/etcd-example", "-o", "yaml"]);
+    let b = olmsat(&["render", "corpus/catalogs/etcd-example", "-o", "yaml"]);
+    assert_eq!(a.stdout, b.stdout);
+}
+
+#[test]
+fn usage_and_unreadable_input_exit_2() {
+    let o = olmsat(&["validate"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = olmsat(&["validate", "no/such/dir"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no/such/dir"), "{}", stderr(&o));
+    let o = olmsat(&["render", "corpus", "-o", "toml"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn stdin_is_a_catalog() {
+    let text =
+        std::fs::read(common::root().join("corpus/catalogs/etcd-example/etcd-backup/catalog.json"))
+            .expect("read");
+    let o = olmsat_stdin(&["validate", "-"], &text);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let o = olmsat_stdin(
+        &["validate", "-o", "json", "-"],
+        b"schema: olm.package\nname: x\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["errors"][0]["file"], "<stdin>");
+    assert_eq!(v["errors"][0]["message"], "default channel must be set");
+}
+
+#[test]
+fn render_json_matches_opm_layout() {
+    let o = olmsat(&["render", "corpus/catalogs/etcd-example/etcd-backup"]);
+    assert_eq!(o.status.code(), Some(0));
+    insta::assert_snapshot!(stdout(&o));
+}
+
+#[test]
+fn render_refuses_broken_input() {
+    let o = olmsat(&["render", "corpus/catalogs/invalid/syntax.yaml"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    assert!(
+        stderr(&o).contains("syntax.yaml:11:4: error: invalid YAML"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn list_commands() {
+    let o = olmsat(&["list", "packages", "corpus/catalogs/etcd-example"]);
+    assert_eq!(o.status.code(), Some(0));
+    insta::assert_snapshot!("list_packages", stdout(&o));
+    let o = olmsat(&["list", "channels", "corpus/catalogs/etcd-example"]);
+    insta::assert_snapshot!("list_channels", stdout(&o));
+    let o = olmsat(&["list", "bundles", "corpus/catalogs/etcd-example", "etcd"]);
+    insta::assert_snapshot!("list_bundles", stdout(&o));
+    let o = olmsat(&[
+        "list",
+        "channels",
+        "corpus/catalogs/invalid/graph-shape.yaml",
+        "-o",
+        "json",
+    ]);
+    insta::assert_snapshot!("list_channels_errors_json", stdout(&o));
+    let o = olmsat(&["list", "bundles", "corpus/catalogs/etcd-example", "nope"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("unknown package \"nope\""),
+        "{}",
+        stderr(&o)
+    );
+}
