@@ -152,9 +152,39 @@ impl<'de: 'a, 'a> Deserialize<'de> for Pairs<'a> {
 
 /// Re-encode a raw value with object keys sorted, as opm's writers produce it
 /// (opm decodes every blob into Go maps, which marshal with sorted keys).
-pub fn canonical_value(raw: &RawValue) -> serde_json::Value {
+///
+/// Fails only for values nested deeper than serde_json's limit, which the loader
+/// refuses up front (see [`max_depth`]).
+pub fn canonical_value(raw: &RawValue) -> Result<serde_json::Value, serde_json::Error> {
     // serde_json's Value keeps maps in a BTreeMap (sorted keys) in this build.
-    serde_json::from_str(raw.get()).unwrap_or(serde_json::Value::Null)
+    serde_json::from_str(raw.get())
+}
+
+/// The deepest nesting of arrays and objects in JSON text (strings skipped).
+pub fn max_depth(json: &str) -> usize {
+    let b = json.as_bytes();
+    let (mut depth, mut max, mut i) = (0usize, 0usize, 0usize);
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    max
 }
 
 /// Make raw JSON from a string that is known to be valid JSON.
@@ -387,6 +417,13 @@ mod tests {
             Object::parse(&arr, "property.Package").unwrap_err(),
             "json: cannot unmarshal array into Go value of type property.Package"
         );
+    }
+
+    #[test]
+    fn depth_skips_strings() {
+        assert_eq!(max_depth(r#"{"a":[1,{"b":"[[[["}]}"#), 3);
+        assert_eq!(max_depth(r#""\"[""#), 0);
+        assert_eq!(max_depth("1"), 0);
     }
 
     #[test]

@@ -40,7 +40,8 @@ fn props(p: &[Property]) -> Vec<PropOut<'_>> {
     p.iter()
         .map(|p| PropOut {
             type_: &p.type_,
-            value: canonical_value(&p.value),
+            // The loader refuses values nested beyond serde_json's limit.
+            value: canonical_value(&p.value).unwrap_or(Value::Null),
         })
         .collect()
 }
@@ -211,7 +212,7 @@ fn deprecation_out(d: &Deprecation) -> Out<'_> {
 }
 
 fn other_out(m: &Meta) -> Out<'_> {
-    Out::Other(canonical_value(&m.blob))
+    Out::Other(canonical_value(&m.blob).unwrap_or(Value::Null))
 }
 
 #[derive(Default)]

@@ -156,7 +156,9 @@ fn meta_string(fields: &[(String, RawJson)], key: &str) -> Result<String, String
 fn canonical_object(fields: &[(String, RawJson)]) -> serde_json::Value {
     let mut map = serde_json::Map::new();
     for (k, v) in fields {
-        map.insert(k.clone(), crate::rawjson::canonical_value(v));
+        // Depth was checked when the document was read, so this cannot fail.
+        let value = crate::rawjson::canonical_value(v).unwrap_or(serde_json::Value::Null);
+        map.insert(k.clone(), value);
     }
     serde_json::Value::Object(map)
 }

@@ -42,8 +42,9 @@ pub const IGNORE_FILE: &str = ".indexignore";
 /// rather than read into memory.
 pub const MAX_FILE_BYTES: u64 = 1 << 30;
 
-/// Deepest YAML nesting accepted (serde_json's own limit for JSON is 128 too).
-pub const MAX_DEPTH: usize = 128;
+/// Deepest nesting of arrays and objects accepted, in JSON and YAML (below
+/// serde_json's own recursion limit, so every accepted value can be re-read).
+pub const MAX_DEPTH: usize = 100;
 
 /// Input that could not be opened at all (a usage problem, exit code 2).
 #[derive(Debug, thiserror::Error)]
@@ -338,6 +339,15 @@ fn json_docs(file: &Arc<str>, text: &str) -> Result<Vec<DocResult>, Box<Diagnost
                 let off = doc::offset_in(text, raw.get()).unwrap_or(0);
                 let (line, col) = lines.line_col(off);
                 let loc = Location::new(file.clone(), line).at(line, col);
+                if crate::rawjson::max_depth(raw.get()) > MAX_DEPTH {
+                    out.push(Err(Box::new(
+                        Diagnostic::error(format!(
+                            "JSON nested deeper than {MAX_DEPTH} levels; olmsat refuses it"
+                        ))
+                        .at(&loc),
+                    )));
+                    continue;
+                }
                 out.push(
                     doc::json_doc(raw, text, &lines)
                         .map(|f| (f, loc.clone(), None))

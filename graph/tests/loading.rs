@@ -1,0 +1,206 @@
+//! Loading edge cases: ignore files, large streams, hostile and odd files.
+
+use std::fs;
+use std::path::Path;
+
+use olmsat_graph::load::{load_bytes, load_path};
+
+fn write(dir: &Path, rel: &str, text: &[u8]) {
+    let p = dir.join(rel);
+    fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+    fs::write(p, text).expect("write");
+}
+
+const PKG: &str = "schema: olm.package\nname: p\ndefaultChannel: c\n";
+
+#[test]
+fn indexignore_excludes_paths_scoped_to_its_directory() {
+    let d = tempfile::tempdir().expect("tempdir");
+    write(d.path(), "a/catalog.yaml", PKG.as_bytes());
+    write(d.path(), "a/README.md", b"# not a catalog\n");
+    write(d.path(), "a/.indexignore", b"# docs\nREADME.md\n\n*.bak\n");
+    write(d.path(), "a/old.bak", b"garbage: [\n");
+    write(
+        d.path(),
+        "b/README.md",
+        b"# this one is not ignored: opm parses every file\n",
+    );
+    let l = load_path(d.path()).expect("load");
+    assert_eq!(l.config.packages.len(), 1);
+    assert_eq!(l.files, 2, "{:?}", l.diagnostics);
+    // b/README.md is parsed and fails, as in opm.
+    assert_eq!(l.diagnostics.len(), 1);
+    assert!(l.diagnostics[0]
+        .location
+        .as_ref()
+        .expect("loc")
+        .file
+        .ends_with("b/README.md"));
+    assert!(l.diagnostics[0]
+        .message
+        .contains("missing root schema field"));
+}
+
+#[test]
+fn streams_of_thousands_of_documents_load() {
+    let mut yaml = String::new();
+    let mut json = String::new();
+    for i in 0..5000 {
+        yaml.push_str(&format!("---\nschema: my.thing\nname: t{i}\n"));
+        json.push_str(&format!("{{\"schema\":\"my.thing\",\"name\":\"t{i}\"}}\n"));
+    }
+    let l = load_bytes("big.yaml", yaml.as_bytes());
+    assert!(!l.has_errors(), "{:?}", &l.diagnostics[..1]);
+    assert_eq!(l.config.others.len(), 5000);
+    assert_eq!(l.config.others[4999].location.line, 14999);
+    let l = load_bytes("big.json", json.as_bytes());
+    assert_eq!(l.config.others.len(), 5000);
+    assert_eq!(l.config.others[4999].location.line, 5000);
+}
+
+#[test]
+fn binary_and_invalid_utf8_are_errors_with_positions() {
+    let l = load_bytes("bin", b"schema: x\n\x00\x01\x02");
+    assert_eq!(l.diagnostics.len(), 1);
+    assert!(l.diagnostics[0].message.contains("not a text file"));
+    assert_eq!(l.diagnostics[0].location.as_ref().expect("loc").line, 2);
+    let l = load_bytes("latin1", b"schema: olm.package\nname: caf\xe9\n");
+    assert!(
+        l.diagnostics[0].message.contains("invalid UTF-8"),
+        "{:?}",
+        l.diagnostics
+    );
+    assert_eq!(l.diagnostics[0].location.as_ref().expect("loc").line, 2);
+}
+
+#[test]
+fn bom_empty_files_and_trailing_separators() {
+    let mut with_bom = b"\xEF\xBB\xBF".to_vec();
+    with_bom.extend_from_slice(PKG.as_bytes());
+    assert_eq!(load_bytes("bom", &with_bom).config.packages.len(), 1);
+    let l = load_bytes("empty", b"");
+    assert!(l.diagnostics.is_empty() && l.config.is_empty());
+    let l = load_bytes("trailing", format!("---\n{PKG}---\n").as_bytes());
+    assert!(l.diagnostics.is_empty(), "{:?}", l.diagnostics);
+    assert_eq!(l.config.packages.len(), 1);
+}
+
+#[test]
+fn malformed_json_streams() {
+    let l = load_bytes(
+        "t.json",
+        b"{\"schema\":\"a\"}\n{\"schema\":\"b\"}\n{\"schema\": ",
+    );
+    assert!(l.has_errors());
+    let e = &l.diagnostics[0];
+    assert!(e.message.starts_with("invalid JSON"), "{e:?}");
+    assert_eq!(e.location.as_ref().expect("loc").line, 3);
+    assert_eq!(l.config.others.len(), 2);
+    let l = load_bytes("n.json", b"{\"schema\": 5}");
+    assert!(
+        l.diagnostics[0].message.contains("to be a string"),
+        "{:?}",
+        l.diagnostics
+    );
+    let l = load_bytes("deep.json", "[".repeat(100_000).as_bytes());
+    assert!(l.has_errors());
+    let ok = format!(
+        "{{\"schema\":\"x\",\"a\":{}1{}}}",
+        "[".repeat(99),
+        "]".repeat(99)
+    );
+    let l = load_bytes("ok.json", ok.as_bytes());
+    assert!(
+        !l.has_errors(),
+        "100 levels are accepted: {:?}",
+        l.diagnostics
+    );
+    let mut out = Vec::new();
+    olmsat_graph::write::write(&l.config, olmsat_graph::write::Format::Json, &mut out)
+        .expect("write");
+    assert!(
+        String::from_utf8_lossy(&out).contains("1"),
+        "and rendered intact"
+    );
+    let deep = format!(
+        "{{\"schema\":\"x\",\"a\":{}1{}}}",
+        "[".repeat(200),
+        "]".repeat(200)
+    );
+    let l = load_bytes("deep2.json", deep.as_bytes());
+    assert!(l.has_errors(), "nesting beyond the limit is an error");
+}
+
+#[test]
+fn hostile_yaml_is_refused() {
+    let bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\ng: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]\nschema: x\n";
+    let l = load_bytes("bomb.yaml", bomb.as_bytes());
+    assert!(l.has_errors(), "alias expansion must be bounded");
+    let deep = format!(
+        "schema: x\na: {}1{}\n",
+        "[".repeat(10_000),
+        "]".repeat(10_000)
+    );
+    let l = load_bytes("deep.yaml", deep.as_bytes());
+    assert!(l.has_errors());
+    let tabs = "schema: x\n\tname: y\n";
+    assert!(load_bytes("tabs.yaml", tabs.as_bytes()).has_errors());
+}
+
+#[test]
+fn directories_named_like_files_and_symlinks() {
+    let d = tempfile::tempdir().expect("tempdir");
+    write(d.path(), "catalog.yaml/inner.yaml", PKG.as_bytes());
+    let outside = tempfile::tempdir().expect("tempdir");
+    write(
+        outside.path(),
+        "secret.yaml",
+        b"schema: olm.package\nname: secret\ndefaultChannel: c\n",
+    );
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(
+            outside.path().join("secret.yaml"),
+            d.path().join("link.yaml"),
+        )
+        .expect("symlink");
+        std::os::unix::fs::symlink(d.path(), d.path().join("catalog.yaml/loop")).expect("symlink");
+        write(
+            d.path(),
+            "inner/target.yaml",
+            b"schema: my.thing\nname: t\n",
+        );
+        std::os::unix::fs::symlink(
+            d.path().join("inner/target.yaml"),
+            d.path().join("inside.yaml"),
+        )
+        .expect("symlink");
+    }
+    let l = load_path(d.path()).expect("load");
+    assert_eq!(l.config.packages.len(), 1, "{:?}", l.diagnostics);
+    #[cfg(unix)]
+    {
+        assert_eq!(
+            l.config.others.len(),
+            2,
+            "links inside the catalog are followed"
+        );
+        assert!(
+            l.diagnostics
+                .iter()
+                .any(|d| d.message.contains("outside the catalog")),
+            "{:?}",
+            l.diagnostics
+        );
+        assert!(
+            l.diagnostics.iter().any(|d| d.message.contains("loop")),
+            "{:?}",
+            l.diagnostics
+        );
+    }
+}
+
+#[test]
+fn a_missing_path_is_a_load_error() {
+    assert!(load_path(Path::new("/definitely/not/here")).is_err());
+}
