@@ -51,6 +51,34 @@ enum Command {
         #[arg(short, long, value_enum, default_value_t = ReportFormat::Text)]
         output: ReportFormat,
     },
+    /// Resolve subscriptions as OLM v0 does, offline: what would be installed or
+    /// upgraded, and why, or exactly why nothing fits.
+    Resolve {
+        /// A directory whose subdirectories are catalogs, each named after its directory.
+        #[arg(long, value_name = "DIR")]
+        catalogs: Option<PathBuf>,
+        /// A catalog with an explicit name (repeatable).
+        #[arg(long = "catalog", value_name = "NAME=PATH")]
+        catalog: Vec<String>,
+        /// Cluster state: Subscriptions, ClusterServiceVersions, CatalogSources (YAML).
+        #[arg(short = 'f', long = "cluster", value_name = "CLUSTER.yaml")]
+        cluster: Option<PathBuf>,
+        /// Add a subscription to a package (repeatable).
+        #[arg(long, value_name = "PKG[/CHANNEL][@CATALOG]")]
+        subscribe: Vec<String>,
+        /// Output format.
+        #[arg(short, long, value_enum, default_value_t = ReportFormat::Text)]
+        output: ReportFormat,
+        /// Explain the answer.
+        #[arg(long)]
+        explain: bool,
+        /// The namespace whose catalogs every namespace sees.
+        #[arg(long, default_value = "olm")]
+        global_namespace: String,
+        /// Give up after this many seconds.
+        #[arg(long, value_name = "SECONDS")]
+        timeout: Option<f64>,
+    },
 }
 
 /// Text or JSON.
@@ -93,6 +121,25 @@ fn main() -> ExitCode {
             package,
             output,
         } => cmd::list::run(what, &path, package.as_deref(), output),
+        Command::Resolve {
+            catalogs,
+            catalog,
+            cluster,
+            subscribe,
+            output,
+            explain,
+            global_namespace,
+            timeout,
+        } => cmd::resolve::run(&cmd::resolve::Args {
+            catalogs_dir: catalogs,
+            catalogs: catalog,
+            cluster,
+            subscribe,
+            output,
+            explain,
+            global_namespace,
+            timeout,
+        }),
     };
     match result {
         Ok(code) => code.into(),

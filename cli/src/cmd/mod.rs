@@ -2,4 +2,5 @@
 
 pub mod list;
 pub mod render;
+pub mod resolve;
 pub mod validate;

@@ -1,0 +1,334 @@
+//! `olmsat resolve`
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use olmsat_graph::load;
+use olmsat_graph::model::Model;
+use olmsat_resolver::cluster::{self, ClusterState, Subscription};
+use olmsat_resolver::resolve::{self, CatalogInput, Input, Options, Outcome, Reason};
+use serde::Serialize;
+
+use crate::output::{eprint_diagnostics, print_json, Exit};
+use crate::ReportFormat;
+
+/// Arguments of `olmsat resolve`.
+pub struct Args {
+    /// `--catalogs DIR`
+    pub catalogs_dir: Option<PathBuf>,
+    /// `--catalog NAME=PATH`
+    pub catalogs: Vec<String>,
+    /// `-f CLUSTER.yaml`
+    pub cluster: Option<PathBuf>,
+    /// `--subscribe PKG[/CHANNEL][@CATALOG]`
+    pub subscribe: Vec<String>,
+    /// Output format.
+    pub output: ReportFormat,
+    /// Print explanations.
+    pub explain: bool,
+    /// The global catalog namespace.
+    pub global_namespace: String,
+    /// Give up after this many seconds.
+    pub timeout: Option<f64>,
+}
+
+#[derive(Debug, thiserror::Error)]
+enum InputError {
+    #[error("{0}")]
+    Usage(String),
+    #[error("{0}")]
+    Invalid(String),
+}
+
+fn load_catalogs(args: &Args) -> Result<Vec<CatalogInput>, InputError> {
+    let mut named: Vec<(String, PathBuf)> = Vec::new();
+    if let Some(dir) = &args.catalogs_dir {
+        let rd = std::fs::read_dir(dir)
+            .map_err(|e| InputError::Usage(format!("{}: {e}", dir.display())))?;
+        for entry in rd.flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                named.push((entry.file_name().to_string_lossy().into_owned(), p));
+            }
+        }
+    }
+    for c in &args.catalogs {
+        let Some((name, path)) = c.split_once('=') else {
+            return Err(InputError::Usage(format!(
+                "--catalog {c:?}: expected NAME=PATH"
+            )));
+        };
+        named.push((name.to_owned(), PathBuf::from(path)));
+    }
+    if named.is_empty() {
+        return Err(InputError::Usage(
+            "no catalogs: give --catalogs DIR or --catalog NAME=PATH".into(),
+        ));
+    }
+    named.sort();
+    let mut out = Vec::new();
+    for (name, path) in named {
+        let loaded = load::load_path(&path).map_err(|e| InputError::Usage(e.to_string()))?;
+        if loaded.has_errors() {
+            let errors: Vec<_> = loaded
+                .diagnostics
+                .iter()
+                .filter(|d| d.is_error())
+                .cloned()
+                .collect();
+            eprint_diagnostics(&errors);
+            return Err(InputError::Invalid(format!(
+                "catalog {name:?} ({}) cannot be read: {} error(s)",
+                path.display(),
+                errors.len()
+            )));
+        }
+        let (model, _) = Model::build(loaded.config);
+        out.push(CatalogInput { name, model });
+    }
+    Ok(out)
+}
+
+fn load_cluster(path: Option<&Path>) -> Result<ClusterState, InputError> {
+    let Some(path) = path else {
+        return Ok(ClusterState::default());
+    };
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| InputError::Usage(format!("{}: {e}", path.display())))?;
+    cluster::parse(&path.display().to_string(), &text)
+        .map_err(|e| InputError::Invalid(e.to_string()))
+}
+
+/// `PKG[/CHANNEL][@CATALOG]` as a Subscription in `namespace`.
+fn subscription(
+    spec: &str,
+    namespace: &str,
+    catalogs: &[CatalogInput],
+) -> Result<Subscription, InputError> {
+    let (rest, catalog) = match spec.split_once('@') {
+        Some((r, c)) => (r, Some(c.to_owned())),
+        None => (spec, None),
+    };
+    let (package, channel) = match rest.split_once('/') {
+        Some((p, c)) => (p, c),
+        None => (rest, ""),
+    };
+    if package.is_empty() {
+        return Err(InputError::Usage(format!(
+            "--subscribe {spec:?}: expected PKG[/CHANNEL][@CATALOG]"
+        )));
+    }
+    let source = match catalog {
+        Some(c) => c,
+        None => catalogs
+            .iter()
+            .find(|c| c.model.package(package).is_some())
+            .map(|c| c.name.clone())
+            .ok_or_else(|| {
+                InputError::Invalid(format!(
+                    "--subscribe {spec:?}: no catalog has package {package:?}"
+                ))
+            })?,
+    };
+    Ok(Subscription {
+        name: package.to_owned(),
+        namespace: namespace.to_owned(),
+        package: package.to_owned(),
+        channel: channel.to_owned(),
+        source,
+        source_namespace: String::new(),
+        starting_csv: String::new(),
+        installed_csv: String::new(),
+        location: olmsat_graph::location::Location::new(std::sync::Arc::from("--subscribe"), 0),
+    })
+}
+
+#[derive(Serialize)]
+struct Explanation<'a> {
+    namespace: &'a str,
+    #[serde(skip_serializing_if = "<[Reason]>::is_empty")]
+    reasons: &'a [Reason],
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    constraints: Vec<String>,
+    variables: usize,
+    clauses: usize,
+    #[serde(rename = "solveCalls")]
+    solve_calls: usize,
+}
+
+/// Build the input from the arguments.
+fn input(args: &Args) -> Result<Input, InputError> {
+    let catalogs = load_catalogs(args)?;
+    let mut cluster = load_cluster(args.cluster.as_deref())?;
+    let namespace = resolve::namespaces(&cluster)
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| "default".to_owned());
+    for s in &args.subscribe {
+        let sub = subscription(s, &namespace, &catalogs)?;
+        cluster
+            .subscriptions
+            .retain(|x| !(x.name == sub.name && x.namespace == sub.namespace));
+        cluster.subscriptions.push(sub);
+    }
+    Ok(Input {
+        catalogs,
+        cluster,
+        global_namespace: args.global_namespace.clone(),
+    })
+}
+
+/// Resolve and print.
+pub fn run(args: &Args) -> Result<Exit, Box<dyn std::error::Error>> {
+    let input = match input(args) {
+        Ok(i) => i,
+        Err(InputError::Usage(m)) => return Err(m.into()),
+        Err(InputError::Invalid(m)) => return report_error(args, &m),
+    };
+    let options = Options {
+        timeout: args.timeout.map(Duration::from_secs_f64),
+    };
+    let mut resolutions = Vec::new();
+    for ns in resolve::namespaces(&input.cluster) {
+        match resolve::resolve(&input, &ns, options) {
+            Ok(r) => resolutions.push(r),
+            Err(e) => return report_error(args, &e.to_string()),
+        }
+    }
+    let mut operators = Vec::new();
+    let mut unsat = Vec::new();
+    for r in &resolutions {
+        match &r.outcome {
+            Outcome::Resolved { operators: ops, .. } => operators.extend(ops.iter().cloned()),
+            Outcome::Unsatisfiable { .. } => unsat.push(r),
+        }
+    }
+    operators.sort();
+    let explanation: Vec<Explanation<'_>> = resolutions
+        .iter()
+        .map(|r| Explanation {
+            namespace: &r.namespace,
+            reasons: match &r.outcome {
+                Outcome::Resolved { reasons, .. } => reasons,
+                Outcome::Unsatisfiable { .. } => &[],
+            },
+            constraints: match &r.outcome {
+                Outcome::Unsatisfiable { constraints } => constraints.clone(),
+                Outcome::Resolved { .. } => Vec::new(),
+            },
+            variables: r.variables,
+            clauses: r.stats.clauses,
+            solve_calls: r.stats.solve_calls,
+        })
+        .collect();
+    let message = unsat
+        .iter()
+        .filter_map(|r| r.outcome.message())
+        .collect::<Vec<_>>()
+        .join("; ");
+    match args.output {
+        ReportFormat::Json => {
+            if unsat.is_empty() {
+                print_json(&Resolved {
+                    status: "resolved",
+                    operators: &operators,
+                    explanation: &explanation,
+                })?;
+            } else {
+                print_json(&Unsatisfiable {
+                    status: "unsatisfiable",
+                    message: &message,
+                    explanation: &explanation,
+                })?;
+            }
+        }
+        ReportFormat::Text => {
+            if unsat.is_empty() {
+                if operators.is_empty() {
+                    println!("resolved: nothing to install or upgrade");
+                } else {
+                    println!(
+                        "resolved: {} operator(s) to install or upgrade",
+                        operators.len()
+                    );
+                }
+                for o in &operators {
+                    let action = if o.replaces.is_empty() {
+                        "install".to_owned()
+                    } else {
+                        format!("upgrade from {}", o.replaces)
+                    };
+                    println!(
+                        "  {}  {} (package {}, channel {}, catalog {}, version {})",
+                        o.name, action, o.package, o.channel, o.catalog, o.version
+                    );
+                }
+                if args.explain {
+                    for e in &explanation {
+                        for r in e.reasons {
+                            println!("\n{}", r.id);
+                            for why in &r.required_by {
+                                println!("  because {why}");
+                            }
+                            for p in &r.passed_over {
+                                println!(
+                                    "  preferred {} was passed over: {}",
+                                    p.id,
+                                    p.because.join("; ")
+                                );
+                            }
+                        }
+                    }
+                }
+            } else {
+                println!("{message}");
+                if args.explain {
+                    for r in &unsat {
+                        println!("\nnamespace {}: these constraints cannot all hold (each one is needed):", r.namespace);
+                        if let Outcome::Unsatisfiable { constraints } = &r.outcome {
+                            for c in constraints {
+                                println!("  - {c}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(if unsat.is_empty() {
+        Exit::Ok
+    } else {
+        Exit::Invalid
+    })
+}
+
+#[derive(Serialize)]
+struct Resolved<'a> {
+    status: &'static str,
+    operators: &'a [resolve::Operator],
+    explanation: &'a [Explanation<'a>],
+}
+
+#[derive(Serialize)]
+struct Unsatisfiable<'a> {
+    status: &'static str,
+    message: &'a str,
+    explanation: &'a [Explanation<'a>],
+}
+
+#[derive(Serialize)]
+struct ErrorReport<'a> {
+    status: &'static str,
+    message: &'a str,
+}
+
+fn report_error(args: &Args, message: &str) -> Result<Exit, Box<dyn std::error::Error>> {
+    match args.output {
+        ReportFormat::Json => print_json(&ErrorReport {
+            status: "error",
+            message,
+        })?,
+        ReportFormat::Text => eprintln!("olmsat: {message}"),
+    }
+    Ok(Exit::Usage)
+}

@@ -1,0 +1,510 @@
+//! Dependency predicates: what a bundle's `olm.gvk.required`,
+//! `olm.package.required`, `olm.label.required` and `olm.constraint` properties ask
+//! of another bundle, evaluated against one candidate at a time as OLM v0 does, with
+//! OLM's predicate texts.
+
+use std::fmt;
+use std::sync::Arc;
+
+use olmsat_graph::property::{Gvk, PropertyValue};
+use olmsat_graph::range::Range;
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::entry::Entry;
+
+/// The largest `olm.constraint` value accepted (operator-framework/api's limit).
+pub const MAX_CONSTRAINT_SIZE: usize = 2 << 16;
+
+/// Deepest nesting of `all`/`any`/`not` accepted.
+pub const MAX_CONSTRAINT_DEPTH: usize = 64;
+
+/// A requirement one bundle places on another.
+#[derive(Debug, Clone)]
+pub enum Predicate {
+    /// Provides this API (`olm.gvk` equal).
+    Gvk(Gvk),
+    /// Is of this package with a version in this range.
+    Package {
+        /// Package name.
+        name: String,
+        /// The range, as parsed.
+        range: Range,
+    },
+    /// Carries this `olm.label`.
+    Label(String),
+    /// All of these.
+    All(Vec<Predicate>),
+    /// Any of these.
+    Any(Vec<Predicate>),
+    /// None of these.
+    Not(Vec<Predicate>),
+    /// A CEL rule over the candidate's properties.
+    Cel(Arc<CelRule>),
+}
+
+/// A compiled CEL rule with its failure message.
+pub struct CelRule {
+    /// The rule text.
+    pub rule: String,
+    /// The constraint's failureMessage.
+    pub failure_message: String,
+    program: cel::Program,
+}
+
+impl fmt::Debug for CelRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CelRule").field("rule", &self.rule).finish()
+    }
+}
+
+/// A predicate that cannot be built (a resolution error, as in OLM).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct PredicateError(pub String);
+
+impl fmt::Display for Predicate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fn join(f: &mut fmt::Formatter<'_>, ps: &[Predicate], sep: &str) -> fmt::Result {
+            for (i, p) in ps.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(sep)?;
+                }
+                write!(f, "{p}")?;
+            }
+            Ok(())
+        }
+        match self {
+            Predicate::Gvk(g) => write!(
+                f,
+                "providing an API with group: {}, version: {}, kind: {}",
+                g.group, g.version, g.kind
+            ),
+            Predicate::Package { name, range } => {
+                write!(
+                    f,
+                    "with package: {name} and with version in range: {}",
+                    range.as_str()
+                )
+            }
+            Predicate::Label(l) => write!(f, "with label: {l}"),
+            Predicate::All(ps) => join(f, ps, " and "),
+            Predicate::Any(ps) => join(f, ps, " or "),
+            // OLM's quirk: the first element gets no "not".
+            Predicate::Not(ps) => join(f, ps, " and not "),
+            Predicate::Cel(c) => write!(
+                f,
+                "with constraint: {:?} and message: {:?}",
+                c.rule, c.failure_message
+            ),
+        }
+    }
+}
+
+impl Predicate {
+    /// Whether `e` satisfies the predicate.
+    pub fn matches(&self, e: &Entry) -> Result<bool, PredicateError> {
+        Ok(match self {
+            Predicate::Gvk(g) => e
+                .values
+                .iter()
+                .any(|v| matches!(v, PropertyValue::Gvk(x) if x == g)),
+            Predicate::Package { name, range } => e.values.iter().any(|v| match v {
+                PropertyValue::Package {
+                    package_name,
+                    version,
+                    ..
+                } if package_name == name => olmsat_graph::version::parse_strict(version)
+                    .ok()
+                    .or_else(|| e.version.clone())
+                    .is_some_and(|v| range.matches(&v)),
+                _ => false,
+            }),
+            Predicate::Label(l) => e
+                .values
+                .iter()
+                .any(|v| matches!(v, PropertyValue::Label(x) if x == l)),
+            Predicate::All(ps) => {
+                for p in ps {
+                    if !p.matches(e)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+            Predicate::Any(ps) => {
+                for p in ps {
+                    if p.matches(e)? {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+            Predicate::Not(ps) => {
+                for p in ps {
+                    if p.matches(e)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+            Predicate::Cel(c) => c.evaluate(e)?,
+        })
+    }
+}
+
+/// The dependency predicates of a bundle's properties, in property order.
+pub fn for_properties(e: &Entry) -> Result<Vec<Predicate>, PredicateError> {
+    let mut out = Vec::new();
+    for (v, p) in e.values.iter().zip(e.properties.iter()) {
+        match v {
+            PropertyValue::GvkRequired(g) => out.push(Predicate::Gvk(g.clone())),
+            PropertyValue::PackageRequired {
+                package_name,
+                version_range,
+            } => {
+                let range = Range::parse(version_range).map_err(|err| {
+                    PredicateError(format!(
+                        "bundle {:?}: olm.package.required for {package_name:?}: invalid version range {version_range:?}: {err}",
+                        e.name
+                    ))
+                })?;
+                out.push(Predicate::Package {
+                    name: package_name.clone(),
+                    range,
+                });
+            }
+            PropertyValue::LabelRequired(l) => out.push(Predicate::Label(l.clone())),
+            PropertyValue::Constraint => out.push(parse_constraint(p.value.get())?),
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConstraint {
+    #[serde(rename = "failureMessage", default)]
+    failure_message: String,
+    #[serde(default)]
+    cel: Option<RawCel>,
+    #[serde(default)]
+    gvk: Option<RawGvk>,
+    #[serde(default)]
+    package: Option<RawPackage>,
+    #[serde(default)]
+    all: Option<RawCompound>,
+    #[serde(default)]
+    any: Option<RawCompound>,
+    #[serde(default)]
+    not: Option<RawCompound>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCel {
+    rule: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawGvk {
+    #[serde(default)]
+    group: String,
+    #[serde(default)]
+    version: String,
+    #[serde(default)]
+    kind: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPackage {
+    #[serde(rename = "packageName")]
+    package_name: String,
+    #[serde(rename = "versionRange")]
+    version_range: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCompound {
+    constraints: Vec<Value>,
+}
+
+/// Parse an `olm.constraint` value into one predicate, with OLM's errors
+/// (`parse olm.constraint: ...`, `convert olm.constraint to resolver predicate: ...`).
+pub fn parse_constraint(json: &str) -> Result<Predicate, PredicateError> {
+    if json.len() > MAX_CONSTRAINT_SIZE {
+        return Err(PredicateError(format!(
+            "parse olm.constraint: olm.constraint value is greater than max constraint size {MAX_CONSTRAINT_SIZE} bytes"
+        )));
+    }
+    let v: Value = serde_json::from_str(json)
+        .map_err(|e| PredicateError(format!("parse olm.constraint: {e}")))?;
+    convert(&v, 0)
+}
+
+fn convert(v: &Value, depth: usize) -> Result<Predicate, PredicateError> {
+    if depth > MAX_CONSTRAINT_DEPTH {
+        return Err(PredicateError(format!(
+            "parse olm.constraint: constraints nested deeper than {MAX_CONSTRAINT_DEPTH} levels"
+        )));
+    }
+    let raw: RawConstraint = serde_json::from_value(v.clone()).map_err(|e| {
+        PredicateError(format!("parse olm.constraint: json: {}", go_json_error(&e)))
+    })?;
+    let conv = |what: String| {
+        PredicateError(format!(
+            "convert olm.constraint to resolver predicate: {what}"
+        ))
+    };
+    let children = |c: &RawCompound| -> Result<Vec<Predicate>, PredicateError> {
+        c.constraints
+            .iter()
+            .map(|x| convert(x, depth + 1))
+            .collect()
+    };
+    if let Some(g) = raw.gvk {
+        return Ok(Predicate::Gvk(Gvk {
+            group: g.group,
+            version: g.version,
+            kind: g.kind,
+        }));
+    }
+    if let Some(p) = raw.package {
+        let range = Range::parse(&p.version_range)
+            .map_err(|e| conv(format!("invalid version range {:?}: {e}", p.version_range)))?;
+        return Ok(Predicate::Package {
+            name: p.package_name,
+            range,
+        });
+    }
+    if let Some(c) = raw.cel {
+        return Ok(Predicate::Cel(Arc::new(
+            CelRule::compile(&c.rule, &raw.failure_message).map_err(conv)?,
+        )));
+    }
+    if let Some(c) = raw.all {
+        return Ok(Predicate::All(children(&c)?));
+    }
+    if let Some(c) = raw.any {
+        return Ok(Predicate::Any(children(&c)?));
+    }
+    if let Some(c) = raw.not {
+        return Ok(Predicate::Not(children(&c)?));
+    }
+    Err(conv("constraint is empty".into()))
+}
+
+/// serde's "unknown field `x`, expected one of ..." as Go's `unknown field "x"`.
+fn go_json_error(e: &serde_json::Error) -> String {
+    let s = e.to_string();
+    if let Some(rest) = s.strip_prefix("unknown field `") {
+        if let Some((name, _)) = rest.split_once('`') {
+            return format!("unknown field {name:?}");
+        }
+    }
+    match s.find(" at line ") {
+        Some(i) => s[..i].to_owned(),
+        None => s,
+    }
+}
+
+/// CEL functions and operators a rule may use: CEL's standard library plus OLM's
+/// `semver_compare`. Anything else is rejected when the rule is compiled, as the Go
+/// checker does.
+const KNOWN_FUNCTIONS: &[&str] = &[
+    "semver_compare",
+    "size",
+    "contains",
+    "startsWith",
+    "endsWith",
+    "matches",
+    "int",
+    "uint",
+    "double",
+    "string",
+    "bytes",
+    "bool",
+    "type",
+    "dyn",
+    "has",
+    "all",
+    "exists",
+    "exists_one",
+    "map",
+    "filter",
+    "duration",
+    "timestamp",
+    "max",
+    "min",
+    "in",
+    "@in",
+    "@not_strictly_false",
+    "!_",
+    "-_",
+    "_!=_",
+    "_%_",
+    "_&&_",
+    "_*_",
+    "_+_",
+    "_-_",
+    "_/_",
+    "_<=_",
+    "_<_",
+    "_==_",
+    "_>=_",
+    "_>_",
+    "_?_:_",
+    "_[_]",
+    "_||_",
+];
+
+impl CelRule {
+    /// Compile a rule; unknown functions are rejected (the Go checker's
+    /// `undeclared reference`).
+    pub fn compile(rule: &str, failure_message: &str) -> Result<CelRule, String> {
+        let program = cel::Program::compile(rule).map_err(|e| format!("ERROR: <input>: {e}"))?;
+        let refs = program.references();
+        let mut unknown: Vec<&str> = refs
+            .functions()
+            .into_iter()
+            .filter(|f| !KNOWN_FUNCTIONS.contains(f))
+            .collect();
+        unknown.sort_unstable();
+        if let Some(f) = unknown.first() {
+            return Err(format!(
+                "ERROR: <input>: undeclared reference to '{f}' (in container '')"
+            ));
+        }
+        let bound = comprehension_variables(program.expression());
+        let mut vars: Vec<&str> = refs
+            .variables()
+            .into_iter()
+            .filter(|v| *v != "properties" && !bound.contains(*v))
+            .collect();
+        vars.sort_unstable();
+        if let Some(v) = vars.first() {
+            return Err(format!(
+                "ERROR: <input>: undeclared reference to '{v}' (in container '')"
+            ));
+        }
+        Ok(CelRule {
+            rule: rule.to_owned(),
+            failure_message: failure_message.to_owned(),
+            program,
+        })
+    }
+
+    /// Evaluate against a candidate: evaluation errors count as false; a result that
+    /// is not a boolean is an error (the Go checker rejects such rules up front).
+    pub fn evaluate(&self, e: &Entry) -> Result<bool, PredicateError> {
+        let props: Vec<Value> = e
+            .properties
+            .iter()
+            .map(|p| {
+                let value: Value = serde_json::from_str(p.value.get()).unwrap_or(Value::Null);
+                serde_json::json!({"type": p.type_, "value": value})
+            })
+            .collect();
+        let mut ctx = cel::Context::default();
+        let Ok(list) = cel::to_value(&props) else {
+            return Ok(false);
+        };
+        ctx.add_variable_from_value("properties", list);
+        if ctx
+            .add_function("semver_compare", |a: Arc<String>, b: Arc<String>| -> i64 {
+                semver_compare(&a, &b)
+            })
+            .is_err()
+        {
+            return Ok(false);
+        }
+        match self.program.execute(&ctx) {
+            Ok(cel::Value::Bool(b)) => Ok(b),
+            Ok(_) => Err(PredicateError(format!(
+                "convert olm.constraint to resolver predicate: cel expressions must have type Bool: {:?}",
+                self.rule
+            ))),
+            Err(_) => Ok(false),
+        }
+    }
+}
+
+/// Names bound by comprehensions (the `p` of `properties.exists(p, ...)`), which
+/// cel-rust lists among a program's variable references. Walks the tree without
+/// recursion.
+fn comprehension_variables(
+    root: &cel::common::ast::IdedExpr,
+) -> std::collections::BTreeSet<String> {
+    use cel::common::ast::{EntryExpr, Expr};
+    let mut out = std::collections::BTreeSet::new();
+    let mut stack = vec![root];
+    while let Some(e) = stack.pop() {
+        match &e.expr {
+            Expr::Comprehension(c) => {
+                out.insert(c.iter_var.clone());
+                if let Some(v) = &c.iter_var2 {
+                    out.insert(v.clone());
+                }
+                out.insert(c.accu_var.clone());
+                stack.extend([
+                    &c.iter_range,
+                    &c.accu_init,
+                    &c.loop_cond,
+                    &c.loop_step,
+                    &c.result,
+                ]);
+            }
+            Expr::Call(c) => {
+                stack.extend(c.target.as_deref());
+                stack.extend(c.args.iter());
+            }
+            Expr::Select(s) => stack.push(&s.operand),
+            Expr::List(l) => stack.extend(l.elements.iter()),
+            Expr::Map(m) => {
+                for entry in &m.entries {
+                    if let EntryExpr::MapEntry(me) = &entry.expr {
+                        stack.push(&me.key);
+                        stack.push(&me.value);
+                    }
+                }
+            }
+            Expr::Struct(s) => {
+                for entry in &s.entries {
+                    match &entry.expr {
+                        EntryExpr::StructField(f) => stack.push(&f.value),
+                        EntryExpr::MapEntry(me) => {
+                            stack.push(&me.key);
+                            stack.push(&me.value);
+                        }
+                    }
+                }
+            }
+            Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => {}
+        }
+    }
+    out
+}
+
+/// OLM's `semver_compare`: both sides parsed leniently (a `v` prefix and short
+/// versions allowed), compared ignoring build metadata. An unparseable side makes
+/// the CEL evaluation fail, which the caller treats as "no match"; here it sorts
+/// as equal-and-invalid, so callers check with [`olmsat_graph::version::parse_tolerant`].
+fn semver_compare(a: &str, b: &str) -> i64 {
+    match (
+        olmsat_graph::version::parse_tolerant(a),
+        olmsat_graph::version::parse_tolerant(b),
+    ) {
+        (Ok(x), Ok(y)) => match olmsat_graph::version::compare(&x, &y) {
+            std::cmp::Ordering::Less => -1,
+            std::cmp::Ordering::Equal => 0,
+            std::cmp::Ordering::Greater => 1,
+        },
+        // cel-rust functions cannot fail with this signature; a sentinel that no
+        // comparison against -1/0/1 accepts keeps "parse failure" from matching.
+        _ => i64::MIN,
+    }
+}
