@@ -133,3 +133,48 @@ fn usage_errors() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     assert_eq!(v["status"], "error");
 }
+
+#[test]
+fn simulate_walks_the_upgrade_graph() {
+    let args = [
+        "simulate",
+        "--catalog",
+        "community=corpus/catalogs/etcd-example",
+        "-f",
+        "corpus/clusters/etcd-upgrade.yaml",
+        "--subscribe",
+        "etcd-backup",
+    ];
+    let o = olmsat(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    insta::assert_snapshot!(common::stdout(&o));
+    let mut json_args = args.to_vec();
+    json_args.extend(["-o", "json"]);
+    let o = olmsat(&json_args);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["status"], "converged");
+    assert_eq!(v["steps"].as_array().map(Vec::len), Some(2));
+    assert_eq!(
+        v["steps"][0]["operators"][1]["replaces"],
+        "etcdoperator.v0.9.0"
+    );
+    assert_eq!(v["installed"][1]["name"], "etcdoperator.v0.9.5");
+}
+
+#[test]
+fn upgrade_resolution_explains_passed_over_candidates() {
+    let o = olmsat(&[
+        "resolve",
+        "--catalog",
+        "community=corpus/catalogs/etcd-example",
+        "-f",
+        "corpus/clusters/etcd-upgrade.yaml",
+        "-o",
+        "json",
+        "--explain",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["operators"][0]["name"], "etcdoperator.v0.9.4");
+    assert_eq!(v["operators"][0]["replaces"], "etcdoperator.v0.9.0");
+}

@@ -79,6 +79,34 @@ enum Command {
         #[arg(long, value_name = "SECONDS")]
         timeout: Option<f64>,
     },
+    /// Apply each resolution and resolve again, as OLM does one upgrade edge at a
+    /// time, until nothing changes; print the timeline.
+    Simulate {
+        /// A directory whose subdirectories are catalogs, each named after its directory.
+        #[arg(long, value_name = "DIR")]
+        catalogs: Option<PathBuf>,
+        /// A catalog with an explicit name (repeatable).
+        #[arg(long = "catalog", value_name = "NAME=PATH")]
+        catalog: Vec<String>,
+        /// Cluster state: Subscriptions, ClusterServiceVersions, CatalogSources (YAML).
+        #[arg(short = 'f', long = "cluster", value_name = "CLUSTER.yaml")]
+        cluster: Option<PathBuf>,
+        /// Add a subscription to a package (repeatable).
+        #[arg(long, value_name = "PKG[/CHANNEL][@CATALOG]")]
+        subscribe: Vec<String>,
+        /// Output format.
+        #[arg(short, long, value_enum, default_value_t = ReportFormat::Text)]
+        output: ReportFormat,
+        /// The namespace whose catalogs every namespace sees.
+        #[arg(long, default_value = "olm")]
+        global_namespace: String,
+        /// Give up on a resolution after this many seconds.
+        #[arg(long, value_name = "SECONDS")]
+        timeout: Option<f64>,
+        /// Stop after this many resolutions.
+        #[arg(long, default_value_t = 100)]
+        max_steps: usize,
+    },
 }
 
 /// Text or JSON.
@@ -140,6 +168,28 @@ fn main() -> ExitCode {
             global_namespace,
             timeout,
         }),
+        Command::Simulate {
+            catalogs,
+            catalog,
+            cluster,
+            subscribe,
+            output,
+            global_namespace,
+            timeout,
+            max_steps,
+        } => cmd::resolve::simulate(
+            &cmd::resolve::Args {
+                catalogs_dir: catalogs,
+                catalogs: catalog,
+                cluster,
+                subscribe,
+                output,
+                explain: false,
+                global_namespace,
+                timeout,
+            },
+            max_steps,
+        ),
     };
     match result {
         Ok(code) => code.into(),

@@ -11,6 +11,7 @@ pub mod predicate;
 pub mod problem;
 pub mod resolve;
 pub mod sat;
+pub mod simulate;
 pub mod solve;
 
 /// Saturating conversion of an index to `u32`.

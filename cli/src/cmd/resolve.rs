@@ -322,6 +322,61 @@ struct ErrorReport<'a> {
     message: &'a str,
 }
 
+/// Simulate OLM over time and print the timeline.
+pub fn simulate(args: &Args, max_steps: usize) -> Result<Exit, Box<dyn std::error::Error>> {
+    let input = match input(args) {
+        Ok(i) => i,
+        Err(InputError::Usage(m)) => return Err(m.into()),
+        Err(InputError::Invalid(m)) => return report_error(args, &m),
+    };
+    let options = Options {
+        timeout: args.timeout.map(Duration::from_secs_f64),
+    };
+    let timeline = match olmsat_resolver::simulate::simulate(input, options, max_steps) {
+        Ok(t) => t,
+        Err(e) => return report_error(args, &e.to_string()),
+    };
+    match args.output {
+        ReportFormat::Json => print_json(&timeline)?,
+        ReportFormat::Text => {
+            for s in &timeline.steps {
+                println!("step {} (namespace {}):", s.step, s.namespace);
+                for o in &s.operators {
+                    if o.replaces.is_empty() {
+                        println!("  install {} ({} {})", o.name, o.package, o.version);
+                    } else {
+                        println!(
+                            "  upgrade {} -> {} ({} {})",
+                            o.replaces, o.name, o.package, o.version
+                        );
+                    }
+                }
+            }
+            use olmsat_resolver::simulate::End;
+            match timeline.status {
+                End::Converged => println!("converged after {} step(s)", timeline.steps.len()),
+                End::Limit => println!("stopped after {max_steps} step(s) without converging"),
+                End::Unsatisfiable => println!(
+                    "stopped: {}",
+                    timeline
+                        .message
+                        .as_deref()
+                        .unwrap_or("constraints not satisfiable")
+                ),
+            }
+            println!("installed:");
+            for i in &timeline.installed {
+                println!("  {}/{} {}", i.namespace, i.name, i.version);
+            }
+        }
+    }
+    use olmsat_resolver::simulate::End;
+    Ok(match timeline.status {
+        End::Converged => Exit::Ok,
+        End::Unsatisfiable | End::Limit => Exit::Invalid,
+    })
+}
+
 fn report_error(args: &Args, message: &str) -> Result<Exit, Box<dyn std::error::Error>> {
     match args.output {
         ReportFormat::Json => print_json(&ErrorReport {

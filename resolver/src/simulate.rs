@@ -1,0 +1,182 @@
+//! OLM's behaviour over time: resolve, apply the result to the cluster (install new
+//! CSVs, replace upgraded ones, point subscriptions at them, create the
+//! subscriptions OLM generates for dependencies), and resolve again, one upgrade
+//! edge per resolution, until nothing changes.
+
+use olmsat_graph::location::Location;
+use serde::Serialize;
+
+use crate::cluster::{InstalledCsv, Subscription};
+use crate::resolve::{self, Input, Operator, Options, Outcome, ResolveError};
+
+/// How a simulation ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum End {
+    /// A resolution changed nothing.
+    Converged,
+    /// A resolution was unsatisfiable.
+    Unsatisfiable,
+    /// The step limit was reached (OLM would keep going).
+    Limit,
+}
+
+/// One resolution and what it changed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Step {
+    /// 1-based step number.
+    pub step: usize,
+    /// Namespace resolved.
+    pub namespace: String,
+    /// What was installed or upgraded.
+    pub operators: Vec<Operator>,
+}
+
+/// An installed operator at the end.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Installed {
+    /// Namespace.
+    pub namespace: String,
+    /// CSV name.
+    pub name: String,
+    /// Version.
+    pub version: String,
+}
+
+/// The timeline of a simulation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Timeline {
+    /// How it ended.
+    pub status: End,
+    /// The steps that changed something.
+    pub steps: Vec<Step>,
+    /// OLM's message when a resolution was unsatisfiable.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// Installed CSVs at the end, sorted.
+    pub installed: Vec<Installed>,
+}
+
+/// Simulate at most `max_steps` resolutions per namespace.
+pub fn simulate(
+    mut input: Input,
+    options: Options,
+    max_steps: usize,
+) -> Result<Timeline, ResolveError> {
+    let mut steps = Vec::new();
+    let mut status = End::Converged;
+    let mut message = None;
+    'namespaces: for ns in resolve::namespaces(&input.cluster) {
+        for _ in 0..max_steps {
+            let r = resolve::resolve(&input, &ns, options)?;
+            match r.outcome {
+                Outcome::Unsatisfiable { .. } => {
+                    status = End::Unsatisfiable;
+                    message = r.outcome.message();
+                    break 'namespaces;
+                }
+                Outcome::Resolved { operators, .. } => {
+                    if operators.is_empty() {
+                        continue 'namespaces;
+                    }
+                    apply(&mut input, &ns, &operators);
+                    steps.push(Step {
+                        step: steps.len() + 1,
+                        namespace: ns.clone(),
+                        operators,
+                    });
+                }
+            }
+        }
+        status = End::Limit;
+        break;
+    }
+    let mut installed: Vec<Installed> = input
+        .cluster
+        .csvs
+        .iter()
+        .map(|c| Installed {
+            namespace: c.namespace.clone(),
+            name: c.name.clone(),
+            version: c
+                .version
+                .as_ref()
+                .map(|v| v.to_string())
+                .unwrap_or_default(),
+        })
+        .collect();
+    installed.sort();
+    Ok(Timeline {
+        status,
+        steps,
+        message,
+        installed,
+    })
+}
+
+/// Apply one resolution to the cluster state, as OLM's catalog operator does.
+fn apply(input: &mut Input, ns: &str, operators: &[Operator]) {
+    for op in operators {
+        let Some(csv) = installed_csv(input, ns, op) else {
+            continue;
+        };
+        if !op.replaces.is_empty() {
+            input
+                .cluster
+                .csvs
+                .retain(|c| !(c.namespace == ns && c.name == op.replaces));
+        }
+        input.cluster.csvs.push(csv);
+        let existing = input.cluster.subscriptions.iter_mut().find(|s| {
+            s.namespace == ns
+                && s.package == op.package
+                && (s.installed_csv == op.replaces
+                    || (op.replaces.is_empty() && s.installed_csv.is_empty()))
+        });
+        match existing {
+            Some(s) => s.installed_csv = op.name.clone(),
+            None => {
+                // OLM creates a subscription for a dependency it installs.
+                let source_namespace = input
+                    .cluster
+                    .catalog_sources
+                    .iter()
+                    .find(|c| c.name == op.catalog)
+                    .map(|c| c.namespace.clone())
+                    .unwrap_or_default();
+                input.cluster.subscriptions.push(Subscription {
+                    name: format!(
+                        "{}-{}-{}-{}",
+                        op.package, op.channel, op.catalog, source_namespace
+                    ),
+                    namespace: ns.to_owned(),
+                    package: op.package.clone(),
+                    channel: op.channel.clone(),
+                    source: op.catalog.clone(),
+                    source_namespace,
+                    starting_csv: op.name.clone(),
+                    installed_csv: op.name.clone(),
+                    location: Location::new(std::sync::Arc::from("<simulated>"), 0),
+                });
+            }
+        }
+    }
+}
+
+/// The CSV a bundle becomes once installed.
+fn installed_csv(input: &Input, ns: &str, op: &Operator) -> Option<InstalledCsv> {
+    let cat = input.catalogs.iter().find(|c| c.name == op.catalog)?;
+    let pkg = cat.model.package(&op.package)?;
+    let bundle = pkg.bundle(&op.name)?;
+    let entry = pkg.channel(&op.channel)?.entry(&op.name)?;
+    Some(InstalledCsv {
+        name: op.name.clone(),
+        namespace: ns.to_owned(),
+        version: bundle.version.clone(),
+        replaces: entry.replaces.clone(),
+        skips: entry.skips.clone(),
+        skip_range: entry.skip_range.clone(),
+        properties: bundle.properties.clone(),
+        location: Location::new(std::sync::Arc::from("<simulated>"), 0),
+    })
+}
