@@ -79,6 +79,30 @@ enum Command {
         #[arg(long, value_name = "SECONDS")]
         timeout: Option<f64>,
     },
+    /// Write a deterministic synthetic catalog (for benchmarks and experiments).
+    Synthetic {
+        /// Output directory (must be empty or absent).
+        #[arg(short = 'o', long = "output-dir")]
+        output_dir: PathBuf,
+        /// Number of packages.
+        #[arg(long, default_value_t = 100)]
+        packages: usize,
+        /// Total number of bundles.
+        #[arg(long, default_value_t = 5000)]
+        bundles: usize,
+        /// Seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Depth of the dependency chains between packages (0: none).
+        #[arg(long, default_value_t = 3)]
+        depth: usize,
+        /// Bulky property per bundle: none, csv-metadata or bundle-object.
+        #[arg(long, default_value = "csv-metadata", value_parser = cmd::synthetic::payload)]
+        payload: olmsat_graph::synthetic::Payload,
+        /// File format.
+        #[arg(long, value_enum, default_value_t = RenderFormat::Json)]
+        format: RenderFormat,
+    },
     /// Apply each resolution and resolve again, as OLM does one upgrade edge at a
     /// time, until nothing changes; print the timeline.
     Simulate {
@@ -168,6 +192,25 @@ fn main() -> ExitCode {
             global_namespace,
             timeout,
         }),
+        Command::Synthetic {
+            output_dir,
+            packages,
+            bundles,
+            seed,
+            depth,
+            payload,
+            format,
+        } => cmd::synthetic::run(
+            &olmsat_graph::synthetic::Spec {
+                packages,
+                bundles,
+                seed,
+                chain_depth: depth,
+                payload,
+            },
+            &output_dir,
+            format,
+        ),
         Command::Simulate {
             catalogs,
             catalog,

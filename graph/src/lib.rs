@@ -17,6 +17,7 @@ pub mod model;
 pub mod property;
 pub mod range;
 pub mod rawjson;
+pub mod synthetic;
 pub mod validate;
 pub mod version;
 pub mod write;

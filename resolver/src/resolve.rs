@@ -178,6 +178,12 @@ struct World {
     /// Entries per (catalog, package, channel), in catalog order.
     channels: BTreeMap<(usize, String, String), Vec<EntryId>>,
     sorted: HashMap<(usize, String, String), Result<Vec<EntryId>, String>>,
+    /// Visible entries by the API they provide, package and label (ascending ids).
+    by_gvk: HashMap<Gvk, Vec<EntryId>>,
+    by_package: HashMap<String, Vec<EntryId>>,
+    by_label: HashMap<String, Vec<EntryId>>,
+    /// Every visible entry (ascending ids), for predicates no index serves.
+    all_visible: Vec<EntryId>,
 }
 
 fn catalog_namespace(input: &Input, name: &str, namespace: &str) -> (String, i64) {
@@ -218,6 +224,10 @@ impl World {
             visible: Vec::new(),
             channels: BTreeMap::new(),
             sorted: HashMap::new(),
+            by_gvk: HashMap::new(),
+            by_package: HashMap::new(),
+            by_label: HashMap::new(),
+            all_visible: Vec::new(),
         };
         let mut cats: Vec<&CatalogInput> = input.catalogs.iter().collect();
         cats.sort_by(|a, b| a.name.cmp(&b.name));
@@ -333,6 +343,23 @@ impl World {
                 || c.key.namespace == input.global_namespace
             {
                 w.visible.push(ci);
+                for &e in &c.entries {
+                    w.all_visible.push(e);
+                    for v in &w.entries[e].values {
+                        match v {
+                            PropertyValue::Gvk(g) => w.by_gvk.entry(g.clone()).or_default().push(e),
+                            PropertyValue::Package { package_name, .. } => w
+                                .by_package
+                                .entry(package_name.clone())
+                                .or_default()
+                                .push(e),
+                            PropertyValue::Label(l) => {
+                                w.by_label.entry(l.clone()).or_default().push(e)
+                            }
+                            _ => {}
+                        }
+                    }
+                }
             }
             for &e in &c.entries {
                 let en = &w.entries[e];
@@ -368,6 +395,32 @@ impl World {
             Some(Err(e)) => Err(ResolveError::Channel(e.clone())),
             None => Ok(Vec::new()),
         }
+    }
+
+    /// Visible entries that may satisfy `d` (a superset, ascending ids): from the
+    /// indexes when the predicate names an API, package or label, else all.
+    fn pool(&self, d: &Predicate) -> Vec<EntryId> {
+        fn indexed(w: &World, d: &Predicate) -> Option<Vec<EntryId>> {
+            match d {
+                Predicate::Gvk(g) => Some(w.by_gvk.get(g).cloned().unwrap_or_default()),
+                Predicate::Package { name, .. } => {
+                    Some(w.by_package.get(name).cloned().unwrap_or_default())
+                }
+                Predicate::Label(l) => Some(w.by_label.get(l).cloned().unwrap_or_default()),
+                Predicate::All(ps) => ps.iter().find_map(|p| indexed(w, p)),
+                Predicate::Any(ps) => {
+                    let mut out = BTreeSet::new();
+                    for p in ps {
+                        out.extend(indexed(w, p)?);
+                    }
+                    Some(out.into_iter().collect())
+                }
+                Predicate::Not(_) | Predicate::Cel(_) => None,
+            }
+        }
+        let mut v = indexed(self, d).unwrap_or_else(|| self.all_visible.clone());
+        v.dedup();
+        v
     }
 
     /// Catalog indices in OLM's preference order (`FindPreferred`).
@@ -476,37 +529,51 @@ struct Var {
     constraints: Vec<(Kind, String)>,
 }
 
-/// A constraint whose other variables are named by id (indices are assigned once
-/// all variables exist, in identifier order).
+/// A constraint whose other variables are builder handles (indices into
+/// `Builder::vars`); they are renumbered in identifier order at the end.
 enum Kind {
     Mandatory,
     Prohibited,
-    Dependency(Vec<String>),
-    Conflict(String),
-    AtMost(usize, Vec<String>),
+    Dependency(Vec<usize>),
+    Conflict(usize),
+    AtMost(usize, Vec<usize>),
 }
 
 struct Builder<'w> {
     w: &'w mut World,
-    vars: BTreeMap<String, Var>,
-    entry_var: BTreeMap<EntryId, String>,
+    /// Candidates per (predicate text, dependent's catalog): bundles of one
+    /// package usually share their requirements.
+    candidates: HashMap<(String, usize), Vec<EntryId>>,
+    vars: Vec<Var>,
+    by_id: HashMap<String, usize>,
+    /// The variable of each entry that has one.
+    entry_var: HashMap<EntryId, usize>,
     visited: BTreeSet<EntryId>,
-    replaces: BTreeMap<String, String>,
+    /// Candidates of a subscription with an installed CSV: the CSV they replace.
+    replaces: HashMap<usize, String>,
 }
 
 impl Builder<'_> {
-    fn var(&mut self, id: &str) -> &mut Var {
-        self.vars.entry(id.to_owned()).or_insert_with(|| Var {
+    fn var(&mut self, id: &str) -> usize {
+        if let Some(&v) = self.by_id.get(id) {
+            return v;
+        }
+        self.vars.push(Var {
             id: id.to_owned(),
             constraints: Vec::new(),
-        })
+        });
+        self.by_id.insert(id.to_owned(), self.vars.len() - 1);
+        self.vars.len() - 1
     }
 
-    fn entry_var(&mut self, e: EntryId) -> String {
+    fn entry_var(&mut self, e: EntryId) -> usize {
+        if let Some(&v) = self.entry_var.get(&e) {
+            return v;
+        }
         let id = self.w.id(e);
-        self.entry_var.insert(e, id.clone());
-        self.var(&id);
-        id
+        let v = self.var(&id);
+        self.entry_var.insert(e, v);
+        v
     }
 
     /// OLM's `getBundleVariables`: each entry of the stack and, transitively, the
@@ -520,34 +587,36 @@ impl Builder<'_> {
             if !self.visited.insert(e) {
                 continue;
             }
-            let id = self.entry_var(e);
-            let entry = self.w.entries[e].clone();
+            let var = self.entry_var(e);
+            let (name, existing, deprecated, predicates) = {
+                let en = &self.w.entries[e];
+                (
+                    en.name.clone(),
+                    en.catalog == self.w.existing,
+                    en.deprecated(),
+                    predicate::for_properties(en)?,
+                )
+            };
             let mut constraints = Vec::new();
-            if entry.catalog == self.w.existing && !subscribed.contains(&entry.name) {
+            if existing && !subscribed.contains(&name) {
                 constraints.push((
                     Kind::Mandatory,
-                    format!(
-                        "clusterserviceversion {} exists and is not referenced by a subscription",
-                        entry.name
-                    ),
+                    format!("clusterserviceversion {name} exists and is not referenced by a subscription"),
                 ));
             }
-            if entry.deprecated() {
-                constraints.push((
-                    Kind::Prohibited,
-                    format!("bundle {} is deprecated", entry.name),
-                ));
+            if deprecated {
+                constraints.push((Kind::Prohibited, format!("bundle {name} is deprecated")));
             }
-            for d in predicate::for_properties(&entry)? {
+            for d in predicates {
                 let candidates = self.dependency_candidates(e, &d)?;
-                let ids: Vec<String> = candidates.iter().map(|&c| self.entry_var(c)).collect();
+                let vars: Vec<usize> = candidates.iter().map(|&c| self.entry_var(c)).collect();
                 stack.extend(candidates);
                 constraints.push((
-                    Kind::Dependency(ids),
-                    format!("bundle {} requires an operator {d}", entry.name),
+                    Kind::Dependency(vars),
+                    format!("bundle {name} requires an operator {d}"),
                 ));
             }
-            self.var(&id).constraints.extend(constraints);
+            self.vars[var].constraints.extend(constraints);
         }
         Ok(())
     }
@@ -561,18 +630,30 @@ impl Builder<'_> {
         d: &Predicate,
     ) -> Result<Vec<EntryId>, ResolveError> {
         let preferred = self.w.entries[e].catalog;
+        let key = (d.to_string(), preferred);
+        if let Some(c) = self.candidates.get(&key) {
+            return Ok(c.clone());
+        }
+        let out = self.find_candidates(preferred, d)?;
+        self.candidates.insert(key, out.clone());
+        Ok(out)
+    }
+
+    fn find_candidates(
+        &mut self,
+        preferred: usize,
+        d: &Predicate,
+    ) -> Result<Vec<EntryId>, ResolveError> {
         // The (catalog, package, channel) sources holding at least one match.
         let mut sources: BTreeSet<(usize, String, String)> = BTreeSet::new();
         let mut virtual_matches: BTreeSet<EntryId> = BTreeSet::new();
-        for &ci in &self.w.visible {
-            for &x in &self.w.catalogs[ci].entries {
-                let en = &self.w.entries[x];
-                if d.matches(en)? {
-                    if ci == self.w.existing {
-                        virtual_matches.insert(x);
-                    } else {
-                        sources.insert((ci, en.package.clone(), en.channel.clone()));
-                    }
+        for x in self.w.pool(d) {
+            let en = &self.w.entries[x];
+            if d.matches(en)? {
+                if en.catalog == self.w.existing {
+                    virtual_matches.insert(x);
+                } else {
+                    sources.insert((en.catalog, en.package.clone(), en.channel.clone()));
                 }
             }
         }
@@ -684,6 +765,7 @@ impl Builder<'_> {
         };
         if let Some(reason) = invalid {
             let v = self.var(&sub_id);
+            let v = &mut self.vars[v];
             v.constraints
                 .push((Kind::Mandatory, format!("subscription {} exists", sub.name)));
             v.constraints.push((Kind::Prohibited, reason));
@@ -715,115 +797,122 @@ impl Builder<'_> {
             });
         }
         self.bundle_variables(sorted.clone(), subscribed)?;
-        let mut deps: Vec<String> = Vec::new();
+        let mut deps: Vec<usize> = Vec::new();
         for &x in &sorted {
-            let id = self.entry_var(x);
-            if !deps.contains(&id) {
-                deps.push(id);
+            let v = self.entry_var(x);
+            if !deps.contains(&v) {
+                deps.push(v);
             }
         }
         if let Some(cur) = current {
-            let cur_id = self.entry_var(cur);
+            let cur_var = self.entry_var(cur);
             let cur_name = self.w.entries[cur].name.clone();
-            for d in &deps {
-                let msg = format!("{d} conflicts with {cur_id}");
-                self.var(d)
+            for &d in &deps {
+                let msg = format!(
+                    "{} conflicts with {}",
+                    self.vars[d].id, self.vars[cur_var].id
+                );
+                self.vars[d]
                     .constraints
-                    .push((Kind::Conflict(cur_id.clone()), msg));
-                self.replaces.insert(d.clone(), cur_name.clone());
+                    .push((Kind::Conflict(cur_var), msg));
+                self.replaces.insert(d, cur_name.clone());
             }
-            deps.push(cur_id);
+            deps.push(cur_var);
         }
+        let msg = {
+            let names: Vec<&str> = deps.iter().map(|&d| self.vars[d].id.as_str()).collect();
+            match names.len() {
+                0 => format!(
+                    "no operators found matching the criteria of subscription {}",
+                    sub.name
+                ),
+                1 => format!("subscription {} requires {}", sub.name, names[0]),
+                n => format!(
+                    "subscription {} requires at least one of {} or {}",
+                    sub.name,
+                    names[..n - 1].join(", "),
+                    names[n - 1]
+                ),
+            }
+        };
         let v = self.var(&sub_id);
+        let v = &mut self.vars[v];
         v.constraints
             .push((Kind::Mandatory, format!("subscription {} exists", sub.name)));
-        let msg = match deps.len() {
-            0 => format!(
-                "no operators found matching the criteria of subscription {}",
-                sub.name
-            ),
-            1 => format!("subscription {} requires {}", sub.name, deps[0]),
-            n => format!(
-                "subscription {} requires at least one of {} or {}",
-                sub.name,
-                deps[..n - 1].join(", "),
-                deps[n - 1]
-            ),
-        };
         v.constraints.push((Kind::Dependency(deps), msg));
         Ok(())
     }
 
     /// OLM's `addInvariants`: at most one provider per GVK and one bundle per package.
     fn invariants(&mut self) {
-        let mut gvks: BTreeMap<Gvk, Vec<String>> = BTreeMap::new();
-        let mut pkgs: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for (&e, id) in &self.entry_var {
-            for v in &self.w.entries[e].values {
-                match v {
-                    PropertyValue::Gvk(g) => gvks.entry(g.clone()).or_default().push(id.clone()),
-                    PropertyValue::Package { package_name, .. } => pkgs
-                        .entry(package_name.clone())
-                        .or_default()
-                        .push(id.clone()),
+        let mut gvks: BTreeMap<Gvk, Vec<usize>> = BTreeMap::new();
+        let mut pkgs: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (&e, &v) in &self.entry_var {
+            for value in &self.w.entries[e].values {
+                match value {
+                    PropertyValue::Gvk(g) => gvks.entry(g.clone()).or_default().push(v),
+                    PropertyValue::Package { package_name, .. } => {
+                        pkgs.entry(package_name.clone()).or_default().push(v)
+                    }
                     _ => {}
                 }
             }
         }
-        let and_list = |ids: &[String]| match ids.len() {
-            1 => ids[0].clone(),
-            n => format!("{} and {}", ids[..n - 1].join(", "), ids[n - 1]),
+        let add = |b: &mut Self, name: String, mut vs: Vec<usize>, one: String, provide: &str| {
+            vs.sort_by(|a, c| b.vars[*a].id.cmp(&b.vars[*c].id));
+            vs.dedup();
+            if vs.len() < 2 {
+                return;
+            }
+            let ids: Vec<&str> = vs.iter().map(|&v| b.vars[v].id.as_str()).collect();
+            let n = ids.len();
+            let msg = format!("{} and {} {provide}", ids[..n - 1].join(", "), ids[n - 1]);
+            let v = b.var(&name);
+            b.vars[v].constraints.push((Kind::Mandatory, one));
+            b.vars[v].constraints.push((Kind::AtMost(1, vs), msg));
         };
-        for (g, mut ids) in gvks {
-            ids.sort();
-            ids.dedup();
-            if ids.len() < 2 {
-                continue;
-            }
+        for (g, vs) in gvks {
             let name = format!("{} ({}/{})", g.kind, g.group, g.version);
-            let msg = format!("{} provide {name}", and_list(&ids));
-            let v = self.var(&name);
-            v.constraints.push((
-                Kind::Mandatory,
-                format!("there can be only one provider of {name}"),
-            ));
-            v.constraints.push((Kind::AtMost(1, ids), msg));
+            let one = format!("there can be only one provider of {name}");
+            let provide = format!("provide {name}");
+            add(self, name, vs, one, &provide);
         }
-        for (p, mut ids) in pkgs {
-            ids.sort();
-            ids.dedup();
-            if ids.len() < 2 {
-                continue;
-            }
-            let msg = format!("{} originate from package {p}", and_list(&ids));
-            let v = self.var(&p);
-            v.constraints.push((
-                Kind::Mandatory,
-                format!("there can be only one operator from package {p}"),
-            ));
-            v.constraints.push((Kind::AtMost(1, ids), msg));
+        for (p, vs) in pkgs {
+            let one = format!("there can be only one operator from package {p}");
+            let provide = format!("originate from package {p}");
+            add(self, p, vs, one, &provide);
         }
     }
 
-    fn into_problem(self) -> (Problem, BTreeMap<String, EntryId>, BTreeMap<String, String>) {
-        let index: BTreeMap<&str, VarIndex> = self
-            .vars
-            .keys()
-            .enumerate()
-            .map(|(i, k)| (k.as_str(), i))
-            .collect();
-        let ix = |id: &String| index.get(id.as_str()).copied().unwrap_or(0);
+    /// The solver's problem, variables in identifier order (the search order), and
+    /// for each problem variable its entry and the CSV it replaces.
+    fn into_problem(
+        self,
+    ) -> (
+        Problem,
+        HashMap<VarIndex, EntryId>,
+        HashMap<VarIndex, String>,
+    ) {
+        let mut order: Vec<usize> = (0..self.vars.len()).collect();
+        order.sort_by(|a, b| self.vars[*a].id.cmp(&self.vars[*b].id));
+        let mut new_index = vec![0usize; self.vars.len()];
+        for (pos, &old) in order.iter().enumerate() {
+            new_index[old] = pos;
+        }
         let mut p = Problem::default();
-        for v in self.vars.values() {
+        for &old in &order {
+            let v = &self.vars[old];
             let vi = p.add(v.id.clone());
             for (k, msg) in &v.constraints {
                 let kind = match k {
                     Kind::Mandatory => ConstraintKind::Mandatory,
                     Kind::Prohibited => ConstraintKind::Prohibited,
-                    Kind::Dependency(ds) => ConstraintKind::Dependency(ds.iter().map(ix).collect()),
-                    Kind::Conflict(o) => ConstraintKind::Conflict(ix(o)),
+                    Kind::Dependency(ds) => {
+                        ConstraintKind::Dependency(ds.iter().map(|&d| new_index[d]).collect())
+                    }
+                    Kind::Conflict(o) => ConstraintKind::Conflict(new_index[*o]),
                     Kind::AtMost(n, ids) => {
-                        ConstraintKind::AtMost(*n, ids.iter().map(ix).collect())
+                        ConstraintKind::AtMost(*n, ids.iter().map(|&d| new_index[d]).collect())
                     }
                 };
                 p.constrain_with(vi, kind, msg.clone());
@@ -832,9 +921,14 @@ impl Builder<'_> {
         let entries = self
             .entry_var
             .iter()
-            .map(|(e, id)| (id.clone(), *e))
+            .map(|(&e, &v)| (new_index[v], e))
             .collect();
-        (p, entries, self.replaces)
+        let replaces = self
+            .replaces
+            .into_iter()
+            .map(|(v, r)| (new_index[v], r))
+            .collect();
+        (p, entries, replaces)
     }
 }
 
@@ -871,10 +965,12 @@ pub fn resolve(
     let existing_entries = world.catalogs[world.existing].entries.clone();
     let mut b = Builder {
         w: &mut world,
-        vars: BTreeMap::new(),
-        entry_var: BTreeMap::new(),
+        candidates: HashMap::new(),
+        vars: Vec::new(),
+        by_id: HashMap::new(),
+        entry_var: HashMap::new(),
         visited: BTreeSet::new(),
-        replaces: BTreeMap::new(),
+        replaces: HashMap::new(),
     };
     b.bundle_variables(
         existing_entries.iter().rev().copied().collect(),
@@ -905,8 +1001,7 @@ pub fn resolve(
             let mut operators = Vec::new();
             let mut reasons = Vec::new();
             for &vi in &sol.selected {
-                let id = &problem.variables[vi].id;
-                let Some(&e) = var_entries.get(id) else {
+                let Some(&e) = var_entries.get(&vi) else {
                     continue;
                 };
                 let en = &world.entries[e];
@@ -923,7 +1018,7 @@ pub fn resolve(
                         .as_ref()
                         .map(|v| v.to_string())
                         .unwrap_or_default(),
-                    replaces: replaces.get(id).cloned().unwrap_or_default(),
+                    replaces: replaces.get(&vi).cloned().unwrap_or_default(),
                 });
                 reasons.push(explain_choice(&problem, &sol.selected, vi));
             }

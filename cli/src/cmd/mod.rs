@@ -3,4 +3,5 @@
 pub mod list;
 pub mod render;
 pub mod resolve;
+pub mod synthetic;
 pub mod validate;
