@@ -163,7 +163,10 @@ impl Annotations {
             return Some(d.to_owned());
         }
         let chans = self.channels();
-        (chans.len() == 1).then(|| chans[0].clone())
+        match chans.as_slice() {
+            [only] => Some(only.clone()),
+            _ => None,
+        }
     }
 
     /// The media type annotation and its key: the `.v1` key, else the unversioned

@@ -167,7 +167,8 @@ pub fn generate(opts: &GenerateOptions) -> Result<Generated, BundleError> {
         .default_channel
         .clone()
         .filter(|d| !d.is_empty())
-        .unwrap_or_else(|| channels[0].clone());
+        .or_else(|| channels.first().cloned())
+        .unwrap_or_default();
     if !channels.contains(&default_channel) {
         warnings.push(Diagnostic::warning(format!(
             "default channel {default_channel:?} is not one of the channels ({})",

@@ -30,6 +30,11 @@ impl serde_json::ser::Formatter for GoCompactFormatter {
         w: &mut W,
         fragment: &str,
     ) -> io::Result<()> {
+        // Fast path: nothing to escape (0xE2 leads U+2028 and U+2029).
+        let special = |b: &u8| matches!(b, b'<' | b'>' | b'&' | 0xE2);
+        if !fragment.as_bytes().iter().any(special) {
+            return w.write_all(fragment.as_bytes());
+        }
         let mut start = 0;
         for (i, c) in fragment.char_indices() {
             let esc: &[u8] = match c {

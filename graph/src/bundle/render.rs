@@ -193,22 +193,24 @@ pub fn render(dir: &BundleDir, opts: &RenderOptions) -> RenderOutcome {
             .at(&root),
         );
     }
-    // Problems that stop opm's parser.
-    for d in &dir.diagnostics {
-        if d.is_error() {
-            let in_metadata = d
-                .location
-                .as_ref()
-                .is_some_and(|l| l.file.contains("/metadata/") || l.file.contains("\\metadata\\"));
-            if in_metadata {
-                diags.push(d.clone());
-            } else {
-                // opm skips manifest files it cannot decode.
-                let mut w = d.clone();
-                w.severity = crate::diagnostic::Severity::Warning;
-                w.message = format!("{} (the file is skipped, as opm skips it)", w.message);
-                diags.push(w);
-            }
+    // Read problems: opm stops only when it cannot read the annotations; it skips
+    // manifest files and other metadata files it cannot decode.
+    let annotations_files = [
+        dir.location_of("metadata/annotations.yaml").file,
+        dir.location_of("metadata/annotations.yml").file,
+    ];
+    for d in dir.diagnostics.iter().filter(|d| d.is_error()) {
+        let file = d.location.as_ref().map(|l| l.file.clone());
+        if file.is_some_and(|f| annotations_files.contains(&f)) {
+            diags.push(d.clone());
+        } else {
+            let mut w = d.clone();
+            w.severity = crate::diagnostic::Severity::Warning;
+            w.message = format!(
+                "{} (ignored, as opm ignores what it cannot decode)",
+                w.message
+            );
+            diags.push(w);
         }
     }
     if diags.iter().any(Diagnostic::is_error) {
@@ -229,7 +231,18 @@ pub fn render(dir: &BundleDir, opts: &RenderOptions) -> RenderOutcome {
             Diagnostic::error(format!("Missing annotation {:?}", keys::PACKAGE)).at(&ann.location),
         );
     };
-    let firsts: Vec<_> = dir.manifests.iter().filter_map(|m| m.first()).collect();
+    // The first document of each manifest file; opm cannot decode one without a kind.
+    let mut firsts = Vec::new();
+    for o in dir.manifests.iter().filter_map(|m| m.first()) {
+        if o.kind.is_empty() {
+            diags.push(
+                Diagnostic::warning("object has no kind; opm cannot decode it, so it is left out")
+                    .at(&o.location),
+            );
+        } else {
+            firsts.push(o);
+        }
+    }
     if firsts.is_empty() {
         return fail(
             diags,

@@ -11,7 +11,8 @@
 //!   media type, manifests and metadata directories, package and channels; the
 //!   default channel among the channels (warning); exactly one ClusterServiceVersion
 //!   with a valid name, a strict semver `spec.version`, a parseable `olm.skipRange`,
-//!   well-formed `replaces` and `skips`; every owned CRD present, CRDs present but
+//!   well-formed `replaces` and `skips`, valid related and container image
+//!   references; every owned CRD present, CRDs present but
 //!   not owned (warning); only the supported object kinds; `dependencies.yaml` and
 //!   `properties.yaml` entries well formed;
 //! - plain+v0: a flat `manifests/` with at least one object;
@@ -308,11 +309,8 @@ impl<'a> Checker<'a> {
             _ => {
                 for extra in &csvs[1..] {
                     self.out.push(
-                        Diagnostic::error(format!(
-                            "more than one ClusterServiceVersion is found in bundle ({:?} and {:?})",
-                            csvs[0].name, extra.name
-                        ))
-                        .at(&extra.location),
+                        Diagnostic::error("more than one ClusterServiceVersion is found in bundle")
+                            .at(&extra.location),
                     );
                 }
             }
@@ -488,6 +486,25 @@ impl<'a> Checker<'a> {
             if let Err(e) = csv_annotation_properties(text) {
                 self.error(
                     format!("invalid {} annotation: {e}", csv::PROPERTIES_ANNOTATION),
+                    &c.location,
+                );
+            }
+        }
+        for (i, r) in c.related_images.iter().enumerate() {
+            if let Err(e) = crate::image_ref::validate(&r.image) {
+                self.error(
+                    format!(
+                        "spec.relatedImages[{i}].image: invalid image pull spec {:?}: {e}",
+                        r.image
+                    ),
+                    &c.location,
+                );
+            }
+        }
+        for img in &c.operator_images {
+            if let Err(e) = crate::image_ref::validate(img) {
+                self.error(
+                    format!("deployment container image: invalid image pull spec {img:?}: {e}"),
                     &c.location,
                 );
             }
@@ -848,7 +865,7 @@ fn constraint_errors_into(value: &Value, at: &str, errs: &mut Vec<String>) {
         ));
     }
     for k in present {
-        let v = &obj[k];
+        let Some(v) = obj.get(k) else { continue };
         match k {
             "cel" => {
                 let rule = v.get("rule").and_then(Value::as_str).unwrap_or("");

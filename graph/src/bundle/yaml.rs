@@ -152,6 +152,18 @@ fn yaml_documents(file: &Arc<str>, text: &str) -> (Vec<Document>, Vec<Diagnostic
         .enumerate()
     {
         let location = Location::new(file.clone(), split::first_content_line(c));
+        // Straight to a JSON value; documents that do not fit one directly (keys that
+        // are not strings, numbers beyond 64 bits) go through the transcoder, which
+        // writes them as Go's YAML-to-JSON conversion does.
+        if let Ok((value, warn)) = parse_chunk::<Value>(file, c) {
+            diags.extend(warn);
+            docs.push(Document {
+                value,
+                location,
+                index,
+            });
+            continue;
+        }
         match parse_chunk::<Transcoded>(file, c) {
             Ok((t, warn)) => {
                 diags.extend(warn);
@@ -671,6 +683,16 @@ mod tests {
         assert_eq!(a["other"], "x y");
         assert_eq!(a["block"], "'not a scalar\n");
         assert_eq!(a["z"], 1);
+    }
+
+    #[test]
+    fn keys_that_are_not_strings_and_floats() {
+        let (docs, diags) = documents(&f(), "1: a\ntrue: b\nf: 1.0\nn: 18446744073709551616\n");
+        assert!(diags.is_empty(), "{diags:?}");
+        let v = &docs[0].value;
+        assert_eq!(v["1"], "a");
+        assert_eq!(v["true"], "b");
+        assert_eq!(crate::bundle::gojson::to_string(&v["f"]), "1");
     }
 
     #[test]
