@@ -115,7 +115,7 @@ fn validate_json_shape_and_exit_codes() {
         "owned CRD etcdclusters.etcd.database.coreos.com/v1beta2, Kind=EtcdCluster not found in bundle \"etcdoperator.v0.9.4\""
     );
     assert_eq!(e["file"], dir.join(CSV).display().to_string());
-    assert_eq!(e["line"], 1);
+    assert_eq!(e["line"], 25);
     assert_eq!(e["package"], "etcd");
     assert_eq!(e["bundle"], "etcdoperator.v0.9.4");
     assert_eq!(v["warnings"], serde_json::json!([]));

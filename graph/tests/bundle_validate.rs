@@ -173,7 +173,7 @@ fn cases() -> Vec<Case> {
         case("no ClusterServiceVersion", V1, vec![Remove(CSV_FILE)]).errors(&["no csv in bundle"]),
         case("owned CRD missing", V1, vec![Remove("manifests/etcdclusters.crd.yaml")])
             .errors(&["owned CRD etcdclusters.etcd.database.coreos.com/v1beta2, Kind=EtcdCluster not found in bundle \"etcdoperator.v0.9.4\""])
-            .at(CSV_FILE, 1, 0),
+            .at(CSV_FILE, 25, 7),
         case(
             "CRD present but not owned",
             V1,
@@ -221,7 +221,8 @@ fn cases() -> Vec<Case> {
         .errors(&["invalid YAML: unclosed bracket '['"])
         .at("manifests/bad.yaml", 4, 9),
         case("version not strict semver", V1, vec![Write(CSV_FILE, csv_with("version: 0.9.4", "version: v0.9.4"))])
-            .error(format!("spec.version \"v0.9.4\" is not a valid semantic version: {strict_err} (opm reads it leniently as \"0.9.4\")")),
+            .error(format!("spec.version \"v0.9.4\" is not a valid semantic version: {strict_err} (opm reads it leniently as \"0.9.4\")"))
+            .at(CSV_FILE, 11, 3),
         case("version missing", V1, vec![Write(CSV_FILE, csv_with("  version: 0.9.4\n", ""))])
             .errors(&["ClusterServiceVersion \"etcdoperator.v0.9.4\" has no spec.version"]),
         case("version of the wrong type", V1, vec![Write(CSV_FILE, csv_with("version: 0.9.4", "version: 1.5"))])
@@ -230,7 +231,8 @@ fn cases() -> Vec<Case> {
                 "ClusterServiceVersion \"etcdoperator.v0.9.4\": spec.version must be a string, found a number",
             ]),
         case("invalid skipRange", V1, vec![Write(CSV_FILE, csv_with(">=0.9.0 <0.9.4", "=>0.9.0"))])
-            .error(format!("invalid skipRange \"=>0.9.0\": {range_err} (blang/semver would accept \">=0.9.0\")")),
+            .error(format!("invalid skipRange \"=>0.9.0\": {range_err} (blang/semver would accept \">=0.9.0\")"))
+            .at(CSV_FILE, 6, 5),
         case("misspelled skipRange annotation", V1, vec![Write(CSV_FILE, csv_with("olm.skipRange", "olm.skiprange"))])
             .warnings(&["CSV annotation \"olm.skiprange\" looks like a misspelling of \"olm.skipRange\"; OLM ignores it"]),
         case("invalid olm.properties annotation", V1, vec![Write(CSV_FILE, csv_with("'[{\"type\"", "'[{\"typo\""))])
@@ -238,7 +240,8 @@ fn cases() -> Vec<Case> {
         case("replaces not a valid name", V1, vec![Write(CSV_FILE, csv_with("replaces: etcdoperator.v0.9.2", "replaces: EtcdOperator.v0.9.2"))])
             .errors(&["spec.replaces \"EtcdOperator.v0.9.2\" is not a valid ClusterServiceVersion name: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character"]),
         case("replaces itself", V1, vec![Write(CSV_FILE, csv_with("replaces: etcdoperator.v0.9.2", "replaces: etcdoperator.v0.9.4"))])
-            .errors(&["spec.replaces names the ClusterServiceVersion itself (\"etcdoperator.v0.9.4\")"]),
+            .errors(&["spec.replaces names the ClusterServiceVersion itself (\"etcdoperator.v0.9.4\")"])
+            .at(CSV_FILE, 12, 3),
         case("empty skip", V1, vec![Write(CSV_FILE, csv_with("  - etcdoperator.v0.9.3\n", "  - etcdoperator.v0.9.3\n  - \"\"\n"))])
             .errors(&["skip[1] is empty"]),
         case("invalid CSV name", V1, vec![Write(CSV_FILE, csv_with("name: etcdoperator.v0.9.4", "name: etcdoperator.v0.9.4+1"))])
@@ -246,7 +249,8 @@ fn cases() -> Vec<Case> {
         case("required CRD name without a group", V1, vec![Write(CSV_FILE, csv_with("name: certificates.cert-manager.io", "name: certificates"))])
             .errors(&["couldn't parse plural.group from crd name: certificates"]),
         case("invalid related image", V1, vec![Write(CSV_FILE, csv_with("image: quay.io/coreos/etcd:v3.4.0", "image: oci://quay.io/coreos/etcd:v3.4.0"))])
-            .errors(&["spec.relatedImages[0].image: invalid image pull spec \"oci://quay.io/coreos/etcd:v3.4.0\": invalid reference format"]),
+            .errors(&["spec.relatedImages[0].image: invalid image pull spec \"oci://quay.io/coreos/etcd:v3.4.0\": invalid reference format"])
+            .at(CSV_FILE, 45, 5),
         case(
             "dependencies: every check",
             V1,

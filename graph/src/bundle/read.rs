@@ -73,6 +73,29 @@ pub struct ManifestFile {
     pub objects: Vec<Object>,
     /// Number of non-empty documents (objects plus documents that failed).
     pub documents: usize,
+    /// The file's text (empty when it could not be read), for pointing at the line
+    /// of a field.
+    pub text: Arc<str>,
+}
+
+impl ManifestFile {
+    /// The location of the first line at or after `from` (1-based) that contains
+    /// `needle`, with the column where it starts.
+    pub fn find_line(&self, from: u32, needle: &str) -> Option<Location> {
+        if needle.is_empty() {
+            return None;
+        }
+        self.text
+            .lines()
+            .enumerate()
+            .skip(from.saturating_sub(1) as usize)
+            .find_map(|(i, l)| {
+                l.find(needle).map(|c| {
+                    let line = crate::location::to_u32(i + 1);
+                    self.location.at(line, crate::location::to_u32(c + 1))
+                })
+            })
+    }
 }
 
 impl ManifestFile {
@@ -212,6 +235,7 @@ pub fn read_manifest_files(mdir: &Path) -> (Vec<ManifestFile>, Vec<Location>, Ve
                     location,
                     objects: Vec::new(),
                     documents: 0,
+                    text: Arc::from(""),
                 });
             }
         }
@@ -249,6 +273,7 @@ pub fn manifest_file(
             location: Location::new(shown.clone(), 0),
             objects,
             documents,
+            text: Arc::from(text),
         },
         diags,
     )
@@ -325,28 +350,31 @@ pub fn find_bundles(root: &Path) -> Result<Vec<PathBuf>, BundleError> {
     }
     let mut out = Vec::new();
     let mut stack = vec![root.to_path_buf()];
+    let canonical_root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    // Directories already searched, by canonical path: links to directories outside
+    // the root are followed, links inside it are not (their targets are reached
+    // directly), and a directory reached twice is searched once.
+    let mut seen = std::collections::BTreeSet::new();
     while let Some(dir) = stack.pop() {
+        if !seen.insert(std::fs::canonicalize(&dir).unwrap_or_else(|_| dir.clone())) {
+            continue;
+        }
         if dir.join(MANIFESTS).is_dir() {
             out.push(dir);
             continue;
         }
         let entries = sorted_entries(&dir).map_err(|e| BundleError::io(&dir, e))?;
-        for (name, path) in entries {
-            if name.starts_with('.') {
+        for (name, path) in entries.into_iter().rev() {
+            if name.starts_with('.') || !path.is_dir() {
                 continue;
             }
-            // Follow links to directories, but never loop: skip links whose target
-            // is an ancestor.
-            if path.is_dir() {
-                if let (Ok(target), Ok(here)) =
-                    (std::fs::canonicalize(&path), std::fs::canonicalize(&dir))
-                {
-                    if here.starts_with(&target) {
-                        continue;
-                    }
-                }
-                stack.push(path);
+            let is_link =
+                std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink());
+            if is_link && std::fs::canonicalize(&path).is_ok_and(|t| t.starts_with(&canonical_root))
+            {
+                continue;
             }
+            stack.push(path);
         }
     }
     out.sort();
@@ -425,6 +453,29 @@ mod tests {
             "q/tests/scorecard",
         ] {
             fs::create_dir_all(r.join(d)).unwrap();
+        }
+        // Links inside the tree are not followed (no loops, no duplicates); links
+        // out of it are, once.
+        #[cfg(unix)]
+        {
+            let outside = tempfile::tempdir().unwrap();
+            fs::create_dir_all(outside.path().join("r/9.0/manifests")).unwrap();
+            std::os::unix::fs::symlink(r.join("p"), r.join("p/loop")).unwrap();
+            std::os::unix::fs::symlink(r.join("q"), r.join("p/to-q")).unwrap();
+            std::os::unix::fs::symlink(outside.path().join("r"), r.join("r")).unwrap();
+            std::os::unix::fs::symlink(outside.path().join("r"), r.join("r2")).unwrap();
+            let found = find_bundles(r).unwrap();
+            let rel: Vec<String> = found
+                .iter()
+                .map(|p| p.strip_prefix(r).unwrap().display().to_string())
+                .collect();
+            assert_eq!(
+                rel,
+                ["p/1.0", "p/2.0/bundle", "q/3.0/certification", "r/9.0"]
+            );
+            for l in ["p/loop", "p/to-q", "r", "r2"] {
+                fs::remove_file(r.join(l)).unwrap();
+            }
         }
         let found: Vec<String> = find_bundles(r)
             .unwrap()

@@ -170,6 +170,27 @@ impl<'a> Checker<'a> {
         self.out.push(Diagnostic::warning(msg).at(at));
     }
 
+    /// Where a field of the object starting at `at` is: the first line at or after
+    /// the object's start holding one of `needles`, else the object's start.
+    fn near(&self, at: &Location, needles: &[String]) -> Location {
+        self.dir
+            .manifests
+            .iter()
+            .find(|m| m.location.file == at.file)
+            .and_then(|m| needles.iter().find_map(|n| m.find_line(at.line, n)))
+            .unwrap_or_else(|| at.clone())
+    }
+
+    fn error_near(&mut self, msg: impl Into<String>, at: &Location, needles: &[String]) {
+        let loc = self.near(at, needles);
+        self.error(msg, &loc);
+    }
+
+    fn warn_near(&mut self, msg: impl Into<String>, at: &Location, needles: &[String]) {
+        let loc = self.near(at, needles);
+        self.warn(msg, &loc);
+    }
+
     fn root(&self) -> Location {
         Location::new(std::sync::Arc::from(self.dir.display()), 0)
     }
@@ -408,9 +429,10 @@ impl<'a> Checker<'a> {
             );
         }
         if let Some(e) = object_name_error(&c.name) {
-            self.error(
+            self.error_near(
                 format!("invalid ClusterServiceVersion name {:?}: {e}", c.name),
                 &c.location,
+                &kv("name", &c.name),
             );
         }
         match &c.version {
@@ -425,40 +447,52 @@ impl<'a> Checker<'a> {
                     if let Ok(t) = version::parse_tolerant(v) {
                         msg.push_str(&format!(" (opm reads it leniently as {:?})", t.to_string()));
                     }
-                    self.error(msg, &c.location);
+                    self.error_near(msg, &c.location, &kv("version", v));
                 }
             }
         }
         if let Err(e) = version::parse_release(&c.release) {
-            self.error(format!("spec.release: {e}"), &c.location);
+            self.error_near(
+                format!("spec.release: {e}"),
+                &c.location,
+                &kv("release", &c.release),
+            );
         }
         if let Some(r) = &c.replaces {
             if let Some(e) = object_name_error(r) {
-                self.error(
+                self.error_near(
                     format!("spec.replaces {r:?} is not a valid ClusterServiceVersion name: {e}"),
                     &c.location,
+                    &kv("replaces", r),
                 );
             }
             if *r == c.name {
-                self.error(
+                self.error_near(
                     format!("spec.replaces names the ClusterServiceVersion itself ({r:?})"),
                     &c.location,
+                    &kv("replaces", r),
                 );
             }
         }
         for (i, s) in c.skips.iter().enumerate() {
             if s.is_empty() {
-                self.error(format!("skip[{i}] is empty"), &c.location);
+                self.error_near(
+                    format!("skip[{i}] is empty"),
+                    &c.location,
+                    &["skips:".to_owned(), "\"skips\"".to_owned()],
+                );
             } else if let Some(e) = object_name_error(s) {
-                self.error(
+                self.error_near(
                     format!("spec.skips[{i}] {s:?} is not a valid ClusterServiceVersion name: {e}"),
                     &c.location,
+                    std::slice::from_ref(s),
                 );
             }
             if *s == c.name {
-                self.error(
+                self.error_near(
                     format!("spec.skips[{i}] names the ClusterServiceVersion itself ({s:?})"),
                     &c.location,
+                    &[format!("- {s}"), format!("\"{s}\"")],
                 );
             }
         }
@@ -468,7 +502,7 @@ impl<'a> Checker<'a> {
                 if let Some(h) = range::hint(sr) {
                     msg.push_str(&format!(" (blang/semver would accept {h:?})"));
                 }
-                self.error(msg, &c.location);
+                self.error_near(msg, &c.location, &kv(csv::SKIP_RANGE_ANNOTATION, sr));
             }
         }
         for key in c.annotations.keys() {
@@ -476,52 +510,58 @@ impl<'a> Checker<'a> {
                 .iter()
                 .find(|k| k.eq_ignore_ascii_case(key) && **k != key.as_str())
             {
-                self.warn(
+                self.warn_near(
                     format!("CSV annotation {key:?} looks like a misspelling of {known:?}; OLM ignores it"),
                     &c.location,
+                    std::slice::from_ref(key),
                 );
             }
         }
         if let Some(text) = c.annotations.get(csv::PROPERTIES_ANNOTATION) {
             if let Err(e) = csv_annotation_properties(text) {
-                self.error(
+                self.error_near(
                     format!("invalid {} annotation: {e}", csv::PROPERTIES_ANNOTATION),
                     &c.location,
+                    &[csv::PROPERTIES_ANNOTATION.to_owned()],
                 );
             }
         }
         for (i, r) in c.related_images.iter().enumerate() {
             if let Err(e) = crate::image_ref::validate(&r.image) {
-                self.error(
+                self.error_near(
                     format!(
                         "spec.relatedImages[{i}].image: invalid image pull spec {:?}: {e}",
                         r.image
                     ),
                     &c.location,
+                    &kv("image", &r.image),
                 );
             }
         }
         for img in &c.operator_images {
             if let Err(e) = crate::image_ref::validate(img) {
-                self.error(
+                self.error_near(
                     format!("deployment container image: invalid image pull spec {img:?}: {e}"),
                     &c.location,
+                    &kv("image", img),
                 );
             }
         }
         for r in &c.required_crds {
             if r.plural_group().is_none() {
-                self.error(
+                self.error_near(
                     format!("couldn't parse plural.group from crd name: {}", r.name),
                     &c.location,
+                    &kv("name", &r.name),
                 );
             }
         }
         for r in &c.owned_crds {
             if r.plural_group().is_none() {
-                self.error(
+                self.error_near(
                     format!("couldn't parse plural.group from crd name: {}", r.name),
                     &c.location,
+                    &kv("name", &r.name),
                 );
             }
         }
@@ -567,16 +607,18 @@ impl<'a> Checker<'a> {
         for o in &c.owned_crds {
             let key = (o.name.clone(), o.version.clone(), o.kind.clone());
             if !owned_seen.insert(key.clone()) {
-                self.error(
+                self.error_near(
                     format!("duplicate CRD {o} in bundle {:?}", c.name),
                     &c.location,
+                    &kv("name", &o.name),
                 );
                 continue;
             }
             if present.remove(&key).is_none() {
-                self.error(
+                self.error_near(
                     format!("owned CRD {o} not found in bundle {:?}", c.name),
                     &c.location,
+                    &kv("name", &o.name),
                 );
             }
         }
@@ -798,6 +840,18 @@ impl<'a> Checker<'a> {
         }
         name
     }
+}
+
+/// Text that finds a `key: value` member in YAML or JSON, most specific first,
+/// then the bare value.
+fn kv(key: &str, value: &str) -> Vec<String> {
+    vec![
+        format!("{key}: {value}"),
+        format!("{key}: \"{value}\""),
+        format!("{key}: '{value}'"),
+        format!("\"{key}\": \"{value}\""),
+        value.to_owned(),
+    ]
 }
 
 /// The errors of an `olm.gvk` dependency value (opm's texts).
