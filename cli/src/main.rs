@@ -185,13 +185,13 @@ pub enum MigrateLevel {
 /// Bundle formats.
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 pub enum MediaTypeArg {
-    /// registry+v1
+    /// A ClusterServiceVersion and its objects, with metadata/annotations.yaml
     #[value(name = "registry+v1")]
     RegistryV1,
-    /// registry+v2
+    /// CSV-less: Kubernetes objects with a Deployment, and metadata/bundle.yaml
     #[value(name = "registry+v2")]
     RegistryV2,
-    /// plain+v0
+    /// A flat directory of arbitrary Kubernetes objects
     #[value(name = "plain+v0")]
     PlainV0,
 }

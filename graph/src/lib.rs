@@ -3,7 +3,7 @@
 //! The catalog side of olmsat: the file-based catalog model ([`declcfg`]), loading
 //! ([`load`]), versions and blang semver ranges ([`version`], [`range`]), the
 //! package/channel/bundle model built from a catalog ([`model`]), validation with
-//! opm's rules and texts ([`validate`]), writing catalogs back ([`write`]), and
+//! opm's rules and texts ([`validate`]), writing catalogs back ([`write`](mod@write)), and
 //! operator bundle directories: reading, validation, rendering and building
 //! catalogs from them ([`bundle`]).
 #![warn(missing_docs)]

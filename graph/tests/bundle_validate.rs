@@ -307,6 +307,56 @@ fn cases() -> Vec<Case> {
             vec![Write("metadata/annotations.yaml", annotations("  operators.operatorframework.io.bundle.mediatype.v1: plain+v0\n"))],
         )
         .errors(&["Expecting annotation \"operators.operatorframework.io.bundle.mediatype.v1\" to have value \"registry+v1\" instead of \"plain+v0\""]),
+        case(
+            "channel listed twice",
+            V1,
+            vec![Write("metadata/annotations.yaml", ann_with("  operators.operatorframework.io.bundle.channels.v1: alpha,stable,alpha\n"))],
+        )
+        .warnings(&["channel \"alpha\" is listed twice"]),
+        case(
+            "owned CRD listed twice",
+            V1,
+            vec![Write(
+                CSV_FILE,
+                csv_with(
+                    "    - name: etcdbackups.etcd.database.coreos.com\n",
+                    "    - name: etcdclusters.etcd.database.coreos.com\n      version: v1beta2\n      kind: EtcdCluster\n    - name: etcdbackups.etcd.database.coreos.com\n",
+                ),
+            )],
+        )
+        .errors(&["duplicate CRD etcdclusters.etcd.database.coreos.com/v1beta2, Kind=EtcdCluster in bundle \"etcdoperator.v0.9.4\""]),
+        case(
+            "CRD without versions",
+            V1,
+            vec![Write(
+                "manifests/etcdbackups.crd.yml",
+                "apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nmetadata:\n  name: etcdbackups.etcd.database.coreos.com\nspec:\n  group: etcd.database.coreos.com\n  names: {kind: EtcdBackup, plural: etcdbackups}\n",
+            )],
+        )
+        .errors(&[
+            "CustomResourceDefinition \"etcdbackups.etcd.database.coreos.com\" has no versions",
+            "owned CRD etcdbackups.etcd.database.coreos.com/v1beta2, Kind=EtcdBackup not found in bundle \"etcdoperator.v0.9.4\"",
+        ]),
+        case("invalid release", V1, vec![Write(CSV_FILE, csv_with("  version: 0.9.4\n", "  version: 0.9.4\n  release: 'a..b'\n"))])
+            .errors(&["spec.release: invalid release \"a..b\": segment 1: Prerelease is empty"])
+            .at(CSV_FILE, 12, 3),
+        case("bundle.yaml in a registry+v1 bundle", V1, vec![Write("metadata/bundle.yaml", "name: x\nversion: 1.0.0\n")])
+            .warnings(&["metadata/bundle.yaml belongs to registry+v2 bundles; it is ignored in a registry+v1 bundle"]),
+        case("dependencies.yaml without a list", V1, vec![Write("metadata/dependencies.yaml", "# nothing yet\n")])
+            .warnings(&["dependencies.yaml has no dependencies list; it declares nothing"]),
+        case(
+            "nested constraints",
+            V1,
+            vec![Write(
+                "metadata/dependencies.yaml",
+                "dependencies:\n- type: olm.constraint\n  value:\n    failureMessage: x\n    all:\n      constraints:\n      - gvk: {group: g, kind: K}\n      - not: {constraints: []}\n      - 3\n",
+            )],
+        )
+        .errors(&[
+            "olm.constraint.all.constraints[0].gvk: API Version is empty",
+            "olm.constraint.all.constraints[1].not: constraints must be a non-empty list",
+            "olm.constraint.all.constraints[2]: value must be a mapping, found a number",
+        ]),
         // plain+v0
         case("valid plain+v0", PLAIN, vec![]),
         case("plain: manifests missing", PLAIN, vec![Remove("manifests")])
@@ -356,6 +406,18 @@ fn cases() -> Vec<Case> {
         .errors(&["bundle.yaml: version \"1.9\" is not a valid semantic version: No Major.Minor.Patch elements found"]),
         case("v2: not flat", V2, vec![Mkdir("manifests/sub")])
             .errors(&["manifests directory must be flat: subdirectories are not allowed"]),
+        case(
+            "v2: bundle.yaml media type",
+            V2,
+            vec![Write("metadata/bundle.yaml", "operators.operatorframework.io.bundle.mediatype: registry+v1\nname: k\nversion: 1.9.1\n")],
+        )
+        .errors(&["bundle.yaml: operators.operatorframework.io.bundle.mediatype must be \"registry+v2\""]),
+        case(
+            "v2: media type annotation missing",
+            V2,
+            vec![Write("metadata/annotations.yaml", "annotations:\n  operators.operatorframework.io.bundle.package.v1: kiali\n")],
+        )
+        .errors(&["Missing annotation \"operators.operatorframework.io.bundle.mediatype.v1\""]),
         case(
             "v2: unversioned media type key",
             V2,

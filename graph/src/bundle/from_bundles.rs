@@ -508,7 +508,7 @@ fn add_package(
 }
 
 /// Write a catalog as `<out>/<package>/catalog.json` (or `.yaml`), one directory per
-/// package, through [`write`]. `out` must be missing or empty. Returns the files
+/// package, through [`write()`]. `out` must be missing or empty. Returns the files
 /// written.
 pub fn write_catalog(
     cfg: &DeclarativeConfig,
