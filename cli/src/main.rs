@@ -29,14 +29,24 @@ enum Command {
         #[arg(short, long, value_enum, default_value_t = ReportFormat::Text)]
         output: ReportFormat,
     },
-    /// Write catalogs back out in opm's order and format.
+    /// Write catalogs and bundle directories out as one catalog, in opm's order and format.
+    ///
+    /// A directory with `manifests/` and `metadata/` is a registry+v1 bundle and
+    /// becomes one `olm.bundle` blob; anything else is loaded as a file-based catalog.
     Render {
-        /// Catalog directories or files (`-` reads standard input).
+        /// Catalog directories or files (`-` reads standard input), and bundle directories.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// Output format.
         #[arg(short, long, value_enum, default_value_t = RenderFormat::Json)]
         output: RenderFormat,
+        /// Template for the image of rendered bundle directories, e.g.
+        /// `quay.io/org/{{.Package}}:{{.Version}}` (fields `.Package`, `.Name`, `.Version`).
+        #[arg(long, visible_alias = "alpha-image-ref-template")]
+        image_ref_template: Option<String>,
+        /// Migrations to apply to the rendered bundles.
+        #[arg(long, value_enum, default_value_t = MigrateLevel::None)]
+        migrate_level: MigrateLevel,
     },
     /// List the packages, channels or bundles of a catalog (the columns of `opm alpha list`).
     List {
@@ -131,6 +141,139 @@ enum Command {
         #[arg(long, default_value_t = 100)]
         max_steps: usize,
     },
+    /// Validate, generate and initialise operator bundle directories.
+    Bundle {
+        #[command(subcommand)]
+        command: BundleCommand,
+    },
+    /// Build file-based catalogs.
+    Catalog {
+        #[command(subcommand)]
+        command: CatalogCommand,
+    },
+}
+
+/// `olmsat bundle ...`
+#[derive(Subcommand)]
+enum BundleCommand {
+    /// Validate bundle directories (registry+v1, registry+v2, plain+v0); report every problem.
+    ///
+    /// A directory without `manifests/` that holds bundle directories below it is
+    /// searched, and every bundle found is validated.
+    Validate {
+        /// Bundle directories (or trees of them).
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// Output format.
+        #[arg(short, long, value_enum, default_value_t = ReportFormat::Text)]
+        output: ReportFormat,
+    },
+    /// Write `metadata/annotations.yaml` and `bundle.Dockerfile` for a directory of manifests.
+    Generate {
+        /// The directory holding the manifests.
+        #[arg(short, long)]
+        directory: PathBuf,
+        /// The package the bundle belongs to.
+        #[arg(short, long)]
+        package: String,
+        /// Comma-separated channels the bundle is in.
+        #[arg(short, long)]
+        channels: String,
+        /// The default channel (the first channel when not given).
+        #[arg(short = 'e', long = "default")]
+        default_channel: Option<String>,
+        /// Put `manifests/` (copied) and `metadata/` here instead of next to the manifests.
+        #[arg(short = 'u', long)]
+        output_dir: Option<PathBuf>,
+        /// Replace an existing `annotations.yaml`.
+        #[arg(long)]
+        overwrite: bool,
+    },
+    /// Lay out a bundle directory from manifests (or defaults); never overwrites anything.
+    Init {
+        /// Bundle format; inferred from the source manifests when not given.
+        #[arg(short, long, value_enum)]
+        mediatype: Option<MediaTypeArg>,
+        /// Directory of manifests to include, or `-` to read a stream from standard input.
+        /// Without it, default manifests are generated.
+        src: Option<String>,
+        /// The bundle directory to create (default: the current directory).
+        dir: Option<PathBuf>,
+        /// Also write a Dockerfile.
+        #[arg(short = 'd', long = "generate-dockerfile")]
+        dockerfile: bool,
+        /// Package name (default: from the manifests or the directory name).
+        #[arg(short, long)]
+        package: Option<String>,
+        /// Comma-separated channels (default: alpha).
+        #[arg(short, long)]
+        channels: Option<String>,
+    },
+}
+
+/// `olmsat catalog ...`
+#[derive(Subcommand)]
+enum CatalogCommand {
+    /// Build a file-based catalog from a tree of registry+v1 bundle directories, as the
+    /// replaces-mode index did; writes `<OUT>/<package>/catalog.json`.
+    FromBundles {
+        /// Directories holding bundle directories (searched recursively).
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// Output directory (must be missing or empty).
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Catalog file format.
+        #[arg(long, value_enum, default_value_t = RenderFormat::Json)]
+        format: RenderFormat,
+        /// Template for bundle images, e.g. `quay.io/org/{{.Package}}:{{.Version}}`.
+        #[arg(long)]
+        image_ref_template: Option<String>,
+        /// Migrations to apply to the rendered bundles.
+        #[arg(long, value_enum, default_value_t = MigrateLevel::None)]
+        migrate_level: MigrateLevel,
+        /// How upgrade edges are made: from each CSV's `spec.replaces`, from version
+        /// order, or per package as its `ci.yaml` `updateGraph` says.
+        #[arg(long, value_enum, default_value_t = GraphModeArg::Replaces)]
+        mode: GraphModeArg,
+        /// Report format.
+        #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+        report: ReportFormat,
+    },
+}
+
+/// Upgrade graph modes of `catalog from-bundles`.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum GraphModeArg {
+    /// `replaces` from each CSV's `spec.replaces` (the replaces-mode index).
+    Replaces,
+    /// Each bundle replaces the next lower version in its channel.
+    Semver,
+    /// Per package, from `updateGraph` in the package's `ci.yaml` (`semver-mode` or not).
+    CiYaml,
+}
+
+/// Migration levels of `opm render`.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum MigrateLevel {
+    /// No migration.
+    None,
+    /// Replace `olm.bundle.object` properties with one `olm.csv.metadata`.
+    BundleObjectToCsvMetadata,
+}
+
+/// Bundle formats.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum MediaTypeArg {
+    /// A ClusterServiceVersion and its objects, with metadata/annotations.yaml
+    #[value(name = "registry+v1")]
+    RegistryV1,
+    /// CSV-less: Kubernetes objects with a Deployment, and metadata/bundle.yaml
+    #[value(name = "registry+v2")]
+    RegistryV2,
+    /// A flat directory of arbitrary Kubernetes objects
+    #[value(name = "plain+v0")]
+    PlainV0,
 }
 
 /// Text or JSON.
@@ -166,7 +309,57 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Validate { paths, output } => cmd::validate::run(&paths, output),
-        Command::Render { paths, output } => cmd::render::run(&paths, output),
+        Command::Render {
+            paths,
+            output,
+            image_ref_template,
+            migrate_level,
+        } => cmd::render::run(&paths, output, image_ref_template.as_deref(), migrate_level),
+        Command::Bundle { command } => match command {
+            BundleCommand::Validate { dirs, output } => cmd::bundle::validate(&dirs, output),
+            BundleCommand::Generate {
+                directory,
+                package,
+                channels,
+                default_channel,
+                output_dir,
+                overwrite,
+            } => cmd::bundle::generate(
+                directory,
+                package,
+                channels,
+                default_channel,
+                output_dir,
+                overwrite,
+            ),
+            BundleCommand::Init {
+                mediatype,
+                src,
+                dir,
+                dockerfile,
+                package,
+                channels,
+            } => cmd::bundle::init(mediatype, src, dir, dockerfile, package, channels),
+        },
+        Command::Catalog { command } => match command {
+            CatalogCommand::FromBundles {
+                dirs,
+                output,
+                format,
+                image_ref_template,
+                migrate_level,
+                mode,
+                report,
+            } => cmd::catalog::from_bundles(
+                &dirs,
+                &output,
+                format,
+                image_ref_template.as_deref(),
+                migrate_level,
+                mode,
+                report,
+            ),
+        },
         Command::List {
             what,
             path,

@@ -3,9 +3,12 @@
 //! The catalog side of olmsat: the file-based catalog model ([`declcfg`]), loading
 //! ([`load`]), versions and blang semver ranges ([`version`], [`range`]), the
 //! package/channel/bundle model built from a catalog ([`model`]), validation with
-//! opm's rules and texts ([`validate`]), and writing catalogs back ([`write`]).
+//! opm's rules and texts ([`validate`]), writing catalogs back ([`write`](mod@write)), and
+//! operator bundle directories: reading, validation, rendering and building
+//! catalogs from them ([`bundle`]).
 #![warn(missing_docs)]
 
+pub mod bundle;
 pub mod chain;
 pub mod declcfg;
 pub mod diagnostic;

@@ -1,5 +1,7 @@
 //! One module per subcommand.
 
+pub mod bundle;
+pub mod catalog;
 pub mod list;
 pub mod render;
 pub mod resolve;

@@ -381,7 +381,9 @@ fn strip_json_position(e: &serde_json::Error) -> String {
     }
 }
 
-fn yaml_options(duplicates_last_wins: bool) -> serde_saphyr::Options {
+/// The YAML options every olmsat reader uses: the depth and document budget, no
+/// snippets in errors, and optionally last-wins duplicate keys.
+pub(crate) fn yaml_options(duplicates_last_wins: bool) -> serde_saphyr::Options {
     let mut budget = serde_saphyr::Budget::default();
     budget.max_depth = MAX_DEPTH;
     budget.max_documents = 1;
@@ -447,7 +449,8 @@ fn yaml_doc(file: &Arc<str>, c: &split::Chunk<'_>) -> DocResult {
     }
 }
 
-fn is_duplicate_key(e: &serde_saphyr::Error) -> bool {
+/// Whether a YAML error is a duplicate mapping key.
+pub(crate) fn is_duplicate_key(e: &serde_saphyr::Error) -> bool {
     e.to_string().to_lowercase().contains("duplicate")
 }
 
