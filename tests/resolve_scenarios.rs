@@ -178,3 +178,73 @@ fn upgrade_resolution_explains_passed_over_candidates() {
     assert_eq!(v["operators"][0]["name"], "etcdoperator.v0.9.4");
     assert_eq!(v["operators"][0]["replaces"], "etcdoperator.v0.9.0");
 }
+
+/// Round trip over real bundles: build a catalog from the stackable operators'
+/// bundle directories, validate it, and resolve a subscription whose bundle
+/// requires exact versions of two other packages.
+#[test]
+fn bundles_to_catalog_to_resolution() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("certified");
+    let base = common::corpus().join("bundles/certified-operators");
+    let dirs: Vec<String> = ["commons", "secret", "listener", "zookeeper"]
+        .iter()
+        .map(|p| {
+            base.join(format!("stackable-{p}-operator"))
+                .display()
+                .to_string()
+        })
+        .collect();
+    let mut args = vec!["catalog", "from-bundles"];
+    args.extend(dirs.iter().map(String::as_str));
+    let out_s = out.display().to_string();
+    args.extend(["-o", &out_s, "--mode", "semver"]);
+    let o = olmsat(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    // The bundles' own spec.skips repeat their replaces, which cuts opm's chain
+    // walk in the `stable` channel (operator-registry #1750): opm rejects it too.
+    let o = olmsat(&["validate", "-o", "json", &out_s]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let errors: Vec<&str> = v["errors"]
+        .as_array()
+        .expect("errors")
+        .iter()
+        .filter_map(|e| e["message"].as_str())
+        .collect();
+    assert_eq!(errors.len(), 4, "{errors:#?}");
+    assert!(errors
+        .iter()
+        .all(|e| e.starts_with("channel contains one or more stranded bundles")));
+    let cluster = tmp.path().join("cluster.yaml");
+    std::fs::write(
+        &cluster,
+        "kind: Subscription\nmetadata: {name: zookeeper, namespace: stackable}\n\
+         spec: {name: stackable-zookeeper-operator, channel: stable, source: certified, startingCSV: zookeeper-operator.v24.3.0}\n",
+    )
+    .expect("write");
+    let o = olmsat(&[
+        "resolve",
+        "--catalogs",
+        &tmp.path().display().to_string(),
+        "-f",
+        &cluster.display().to_string(),
+        "-o",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stdout(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let names: Vec<&str> = v["operators"]
+        .as_array()
+        .expect("operators")
+        .iter()
+        .filter_map(|o| o["name"].as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "commons-operator.v24.3.0",
+            "secret-operator.v24.3.0",
+            "zookeeper-operator.v24.3.0"
+        ]
+    );
+}

@@ -217,7 +217,8 @@ fn corpus_bundles_validate_render_and_build_a_catalog() {
     assert_eq!(build.config.packages.len(), 46);
 
     // --- write, load and validate the catalog ---
-    // (When the resolver exists, a resolve step over this catalog belongs here.)
+    // The resolve step of the round trip is in tests/resolve_scenarios.rs
+    // (bundles_to_catalog_to_resolution).
     let out = tempfile::tempdir().unwrap();
     let files = write_catalog(&build.config, out.path(), Format::Json).unwrap();
     assert_eq!(files.len(), 46);
