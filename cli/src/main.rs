@@ -14,6 +14,9 @@ use clap::{Parser, Subcommand, ValueEnum};
 #[derive(Parser)]
 #[command(name = "olmsat", version, about, propagate_version = true)]
 struct Cli {
+    /// Print the time spent in each phase (read and parse, model, validate, solve, write) to standard error.
+    #[arg(long, global = true)]
+    timings: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -306,7 +309,9 @@ pub enum ListWhat {
 }
 
 fn main() -> ExitCode {
+    let start = std::time::Instant::now();
     let cli = Cli::parse();
+    let timings = cli.timings;
     let result = match cli.command {
         Command::Validate { paths, output } => cmd::validate::run(&paths, output),
         Command::Render {
@@ -427,6 +432,9 @@ fn main() -> ExitCode {
             max_steps,
         ),
     };
+    if timings {
+        output::print_timings(start.elapsed());
+    }
     match result {
         Ok(code) => code.into(),
         Err(e) => {

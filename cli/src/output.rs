@@ -70,3 +70,30 @@ pub fn eprint_diagnostics(diags: &[Diagnostic]) {
         eprintln!("{d}");
     }
 }
+
+static PHASES: std::sync::Mutex<Vec<(&'static str, std::time::Duration)>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// Run `f` as a named phase whose duration `--timings` reports.
+pub fn timed<T>(phase: &'static str, f: impl FnOnce() -> T) -> T {
+    let start = std::time::Instant::now();
+    let out = f();
+    if let Ok(mut p) = PHASES.lock() {
+        p.push((phase, start.elapsed()));
+    }
+    out
+}
+
+/// Print the recorded phases to standard error.
+pub fn print_timings(total: std::time::Duration) {
+    if let Ok(p) = PHASES.lock() {
+        for (name, d) in p.iter() {
+            eprintln!("timing: {name:<12} {:>9.1} ms", d.as_secs_f64() * 1000.0);
+        }
+    }
+    eprintln!(
+        "timing: {:<12} {:>9.1} ms",
+        "total",
+        total.as_secs_f64() * 1000.0
+    );
+}

@@ -49,7 +49,7 @@ pub fn run(
             diags.extend(outcome.diagnostics);
             config.bundles.extend(outcome.bundle);
         } else {
-            let mut loaded = load::load_path(p)?;
+            let mut loaded = crate::output::timed("read+parse", || load::load_path(p))?;
             if opts.csv_metadata {
                 migrate_to_csv_metadata(&mut loaded.config);
             }
@@ -69,7 +69,9 @@ pub fn run(
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    write(&config, format, &mut out)?;
-    out.flush()?;
+    crate::output::timed("write", || -> std::io::Result<()> {
+        write(&config, format, &mut out)?;
+        out.flush()
+    })?;
     Ok(Exit::Ok)
 }

@@ -68,7 +68,8 @@ fn load_catalogs(args: &Args) -> Result<Vec<CatalogInput>, InputError> {
     named.sort();
     let mut out = Vec::new();
     for (name, path) in named {
-        let loaded = load::load_path(&path).map_err(|e| InputError::Usage(e.to_string()))?;
+        let loaded = crate::output::timed("read+parse", || load::load_path(&path))
+            .map_err(|e| InputError::Usage(e.to_string()))?;
         if loaded.has_errors() {
             let errors: Vec<_> = loaded
                 .diagnostics
@@ -83,7 +84,7 @@ fn load_catalogs(args: &Args) -> Result<Vec<CatalogInput>, InputError> {
                 errors.len()
             )));
         }
-        let (model, _) = Model::build(loaded.config);
+        let (model, _) = crate::output::timed("model", || Model::build(loaded.config));
         out.push(CatalogInput { name, model });
     }
     Ok(out)
@@ -190,7 +191,7 @@ pub fn run(args: &Args) -> Result<Exit, Box<dyn std::error::Error>> {
     };
     let mut resolutions = Vec::new();
     for ns in resolve::namespaces(&input.cluster) {
-        match resolve::resolve(&input, &ns, options) {
+        match crate::output::timed("resolve", || resolve::resolve(&input, &ns, options)) {
             Ok(r) => resolutions.push(r),
             Err(e) => return report_error(args, &e.to_string()),
         }

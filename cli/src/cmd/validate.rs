@@ -18,9 +18,9 @@ struct JsonReport<'a> {
 
 /// Validate the catalogs at `paths` and print the report.
 pub fn run(paths: &[PathBuf], format: ReportFormat) -> Result<Exit, Box<dyn std::error::Error>> {
-    let loaded = load::load_paths(paths)?;
+    let loaded = crate::output::timed("read+parse", || load::load_paths(paths))?;
     let files = loaded.files;
-    let (model, report) = validate(loaded);
+    let (model, report) = crate::output::timed("validate", || validate(loaded));
     match format {
         ReportFormat::Json => print_json(&JsonReport {
             passed: report.passed(),
