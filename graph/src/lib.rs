@@ -3,7 +3,8 @@
 //! The catalog side of olmsat: the file-based catalog model ([`declcfg`]), loading
 //! ([`load`]), versions and blang semver ranges ([`version`], [`range`]), the
 //! package/channel/bundle model built from a catalog ([`model`]), validation with
-//! opm's rules and texts ([`validate`]), and writing catalogs back ([`write`]).
+//! opm's rules and texts ([`validate`]), writing catalogs back ([`write`]), and
+//! upgrade graphs with the paths OLM takes through them ([`upgrade`]).
 #![warn(missing_docs)]
 
 pub mod chain;
@@ -17,6 +18,8 @@ pub mod model;
 pub mod property;
 pub mod range;
 pub mod rawjson;
+pub mod suggest;
+pub mod upgrade;
 pub mod validate;
 pub mod version;
 pub mod write;
