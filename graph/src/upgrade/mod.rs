@@ -22,6 +22,8 @@ pub mod start;
 #[cfg(test)]
 pub(crate) mod fixture;
 
+pub use petgraph::graph::{EdgeIndex, NodeIndex};
+
 pub use graph::{ChannelGraph, Edge, EdgeKind, InvalidRange, Node, Presence};
 pub use query::{AllPaths, OlmEnd, OlmPath, Step};
 pub use select::{select_channel, SelectError};

@@ -66,6 +66,30 @@ impl OlmPath<'_> {
     pub fn reaches_head(&self) -> bool {
         self.end == OlmEnd::Head
     }
+
+    /// How the walk ends, in words, e.g. `reaches the head x in 2 steps`.
+    pub fn summary(&self, graph: &ChannelGraph<'_>) -> String {
+        let n = self.steps.len();
+        let steps = if n == 1 { "step" } else { "steps" };
+        let last = self.steps.last().map(|s| graph.node(s.to).name);
+        match (self.end, last) {
+            (OlmEnd::Head, Some(l)) => format!("reaches the head {l} in {n} {steps}"),
+            (OlmEnd::Head, None) => "already at the head".to_owned(),
+            (OlmEnd::Target, Some(l)) => format!("reaches {l} in {n} {steps}"),
+            (OlmEnd::Target, None) => "already there".to_owned(),
+            (OlmEnd::DeadEnd, Some(l)) => {
+                format!("dead end at {l} after {n} {steps}: no entry offers an upgrade from it")
+            }
+            (OlmEnd::DeadEnd, None) => "dead end: no entry offers an upgrade from it".to_owned(),
+            (OlmEnd::Loop(at), _) => format!(
+                "loops back to {} after {n} {steps}: OLM would cycle",
+                graph.node(at).name
+            ),
+            (OlmEnd::NoHead, _) => {
+                "the channel has no single head: OLM v0 refuses to resolve in it".to_owned()
+            }
+        }
+    }
 }
 
 /// Simple paths between two nodes, up to a limit.
