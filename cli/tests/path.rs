@@ -197,7 +197,13 @@ fn dead_ends_are_reported_and_exit_1() {
     assert!(r.stdout.contains("note: OLM v0 would refuse to resolve in this channel: channel contains one or more stranded bundles: a"), "{}", r.stdout);
     assert!(r
         .stdout
-        .contains("dead end: no entry offers an upgrade from it"));
+        .contains("dead end: OLM v0 offers no upgrade from the start"));
+    assert!(
+        r.stdout
+            .contains("  b (replaces declared at <stdin>:2) is never offered: skipped by c"),
+        "{}",
+        r.stdout
+    );
     // The graph has a path, though.
     let r = olmsat_in(
         &dir,

@@ -208,6 +208,22 @@ pub fn run(req: &Request<'_>) -> Result<Exit, Box<dyn std::error::Error>> {
                     summary = format!("does not pass {}; {summary}", to_name.unwrap_or_default());
                 }
                 println!("{summary}");
+                if path.end == OlmEnd::DeadEnd {
+                    let stuck = match path.steps.last() {
+                        Some(st) => Start::node(&g, st.to),
+                        None => start.clone(),
+                    };
+                    for st in g.graph_successors(&stuck) {
+                        if let Some(why) = g.not_offered(st.to) {
+                            println!(
+                                "  {} ({} declared at {}) is never offered: {why}",
+                                g.node(st.to).name,
+                                st.edge.kind,
+                                st.edge.location()
+                            );
+                        }
+                    }
+                }
             }
             json.steps = Some(PathStep::all(&g, &start, &path.steps));
             json.reaches_head = path.reaches_head();

@@ -227,7 +227,11 @@ fn write_channel(
     }
     if let Some(h) = &ch.highlight {
         if h.start.node.is_none() {
-            let label = format!("installed {}\n(not in the catalog)", h.start.label());
+            let label = match (&h.start.name, &h.start.version) {
+                (Some(name), Some(v)) => format!("installed {name}\n{v}\n(not in this channel)"),
+                (Some(name), None) => format!("installed {name}\n(not in this channel)"),
+                (None, _) => format!("installed {}\n(not in the catalog)", h.start.label()),
+            };
             let _ = writeln!(
                 out,
                 "      {} [label={}, style=\"rounded,dashed\", color=\"{HIGHLIGHT}\", penwidth=3];",

@@ -25,6 +25,6 @@ pub(crate) mod fixture;
 pub use petgraph::graph::{EdgeIndex, NodeIndex};
 
 pub use graph::{ChannelGraph, Edge, EdgeKind, InvalidRange, Node, Presence};
-pub use query::{AllPaths, OlmEnd, OlmPath, Step};
+pub use query::{AllPaths, NotOffered, OlmEnd, OlmPath, Step};
 pub use select::{select_channel, SelectError};
 pub use start::{Start, StartError, StartMatch};

@@ -78,9 +78,11 @@ impl OlmPath<'_> {
             (OlmEnd::Target, Some(l)) => format!("reaches {l} in {n} {steps}"),
             (OlmEnd::Target, None) => "already there".to_owned(),
             (OlmEnd::DeadEnd, Some(l)) => {
-                format!("dead end at {l} after {n} {steps}: no entry offers an upgrade from it")
+                format!("dead end at {l} after {n} {steps}: OLM v0 offers no upgrade from it")
             }
-            (OlmEnd::DeadEnd, None) => "dead end: no entry offers an upgrade from it".to_owned(),
+            (OlmEnd::DeadEnd, None) => {
+                "dead end: OLM v0 offers no upgrade from the start".to_owned()
+            }
             (OlmEnd::Loop(at), _) => format!(
                 "loops back to {} after {n} {steps}: OLM would cycle",
                 graph.node(at).name
@@ -88,6 +90,27 @@ impl OlmPath<'_> {
             (OlmEnd::NoHead, _) => {
                 "the channel has no single head: OLM v0 refuses to resolve in it".to_owned()
             }
+        }
+    }
+}
+
+/// Why OLM v0 never offers an entry as an upgrade.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotOffered<'m> {
+    /// Skipped by these entries of the channel.
+    Skipped(Vec<&'m str>),
+    /// Not on the head's replaces chain (or the channel has no single head).
+    OffChain,
+    /// Carries the legacy `olm.deprecated` property.
+    LegacyDeprecated,
+}
+
+impl std::fmt::Display for NotOffered<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotOffered::Skipped(by) => write!(f, "skipped by {}", by.join(", ")),
+            NotOffered::OffChain => f.write_str("not on the head's replaces chain"),
+            NotOffered::LegacyDeprecated => f.write_str("carries olm.deprecated"),
         }
     }
 }
@@ -165,6 +188,42 @@ impl<'m> ChannelGraph<'m> {
             }
         }
         self.collapse(all, start.node)
+    }
+
+    /// Every edge out of `start` over the whole graph (one per target,
+    /// replaces before skips before skipRange), in channel order.
+    pub fn graph_successors(&self, start: &Start) -> Vec<Step<'m>> {
+        self.start_edges(start)
+            .into_iter()
+            .map(|(to, edge)| Step {
+                from: start.node,
+                to,
+                edge,
+            })
+            .collect()
+    }
+
+    /// Why OLM v0 never offers node `n` as an upgrade, or `None` when it can.
+    pub fn not_offered(&self, n: NodeIndex) -> Option<NotOffered<'m>> {
+        let node = self.node(n);
+        if node.skipped {
+            let mut by: Vec<&'m str> = self
+                .channel()
+                .entries
+                .iter()
+                .filter(|e| e.skips.iter().any(|s| s == node.name))
+                .map(|e| e.name.as_str())
+                .collect();
+            by.sort_unstable();
+            return Some(NotOffered::Skipped(by));
+        }
+        if node.chain_position.is_none() {
+            return Some(NotOffered::OffChain);
+        }
+        if node.legacy_deprecated {
+            return Some(NotOffered::LegacyDeprecated);
+        }
+        None
     }
 
     /// Whether OLM v0 can offer node `n` as an upgrade: on the head's replaces

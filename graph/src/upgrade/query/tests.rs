@@ -178,6 +178,7 @@ fn off_chain_entries_are_never_offered() {
         Some("channel contains one or more stranded bundles: a, x")
     );
     assert!(successors(&g, "x").is_empty());
+    assert_eq!(g.not_offered(node(&g, "a")), Some(NotOffered::OffChain));
     assert_eq!(olm(&g, "x"), (vec![], OlmEnd::DeadEnd));
     assert_eq!(shortest(&g, "x", "c").map(|p| p.len()), Some(3));
     assert!(
@@ -206,6 +207,13 @@ fn stuck_below_the_head_although_a_path_exists() {
     let p = package(&["a@1.0.0", "b@1.1.0<a", "c@1.2.0<b|b"]);
     let g = graph(&p);
     assert_eq!(olm(&g, "a"), (vec![], OlmEnd::DeadEnd));
+    let blocked = g.graph_successors(&start(&g, "a"));
+    assert_eq!(blocked.len(), 1);
+    assert_eq!(
+        blocked.first().and_then(|st| g.not_offered(st.to)),
+        Some(NotOffered::Skipped(vec!["c"]))
+    );
+    assert_eq!(g.not_offered(node(&g, "c")), None);
     assert_eq!(
         shortest(&g, "a", "c"),
         Some(vec!["a->b replaces".to_owned(), "b->c replaces".to_owned()])
@@ -217,6 +225,10 @@ fn legacy_deprecated_bundles_are_never_candidates() {
     let p = package(&["a@1.0.0", "^b@1.1.0<a", "c@1.2.0<b;<1.2.0"]);
     let g = graph(&p);
     assert_eq!(successors(&g, "a"), vec!["c"]);
+    assert_eq!(
+        g.not_offered(node(&g, "b")).map(|r| r.to_string()),
+        Some("carries olm.deprecated".to_owned())
+    );
     assert_eq!(
         olm(&g, "a"),
         (vec!["a->c skipRange".to_owned()], OlmEnd::Head)
