@@ -15,6 +15,7 @@
 //! - The highlighted OLM path is red and bold; a start that is not a node (a
 //!   pruned version) gets a node of its own.
 
+use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
@@ -185,14 +186,14 @@ fn write_channel(
     let head = g.head();
     let dense = ch.edges.len() > DENSE_EDGES;
     let mut on_path = vec![false; g.node_count()];
-    let mut path_edges: Vec<(Option<NodeIndex>, NodeIndex, EdgeKind)> = Vec::new();
+    let mut path_edges: HashSet<(Option<NodeIndex>, NodeIndex, EdgeKind)> = HashSet::new();
     if let Some(h) = &ch.highlight {
         if let Some(n) = h.start.node {
             on_path[n.index()] = true;
         }
         for st in &h.path.steps {
             on_path[st.to.index()] = true;
-            path_edges.push((st.from, st.to, st.edge.kind));
+            path_edges.insert((st.from, st.to, st.edge.kind));
         }
     }
     let _ = writeln!(out, "    subgraph cluster_{p}_{c} {{");

@@ -16,6 +16,7 @@
 //! A highlighted OLM path is drawn with `style` lines for its nodes and a
 //! `linkStyle` line for its edges.
 
+use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
@@ -115,19 +116,27 @@ impl Writer {
         {
             self.styles.push(format!("style {channel_id} fill:#DCD0FF"));
         }
-        let mut path_edges: Vec<(NodeIndex, NodeIndex, EdgeKind)> = Vec::new();
+        let mut drawn_nodes = vec![false; g.node_count()];
+        for n in &ch.nodes {
+            drawn_nodes[n.index()] = true;
+        }
+        let mut drawn_edges = vec![false; g.graph().edge_count()];
+        for e in &ch.edges {
+            drawn_edges[e.index()] = true;
+        }
+        let mut path_edges: HashSet<(NodeIndex, NodeIndex, EdgeKind)> = HashSet::new();
         if let Some(h) = &ch.highlight {
             let mut nodes: Vec<NodeIndex> = h.start.node.into_iter().collect();
             for st in &h.path.steps {
                 nodes.push(st.to);
                 if let Some(f) = st.from {
-                    path_edges.push((f, st.to, st.edge.kind));
+                    path_edges.insert((f, st.to, st.edge.kind));
                 }
             }
             self.path_nodes.extend(
                 nodes
                     .into_iter()
-                    .filter(|n| ch.nodes.contains(n))
+                    .filter(|n| drawn_nodes[n.index()])
                     .map(node_id),
             );
         }
@@ -143,7 +152,7 @@ impl Writer {
             let mut incoming: Vec<_> = g
                 .incoming(n)
                 .into_iter()
-                .filter(|(e, _)| ch.edges.contains(e))
+                .filter(|(e, _)| drawn_edges[e.index()])
                 .collect();
             incoming.sort_by_key(|(e, _)| (kind_rank(g.edge(*e).kind), *e));
             for (e, from) in incoming {

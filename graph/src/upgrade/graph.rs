@@ -3,7 +3,7 @@
 //! per `skips` name, and per entry whose version a `skipRange` contains.
 
 use std::cmp::Ordering;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use petgraph::graph::{DiGraph, EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
@@ -185,6 +185,7 @@ impl<'m> ChannelGraph<'m> {
         };
         let mut ranges = Vec::new();
         let mut invalid_ranges = Vec::new();
+        let mut seen_skips: HashSet<NodeIndex> = HashSet::new();
         for (i, e) in entries.iter().enumerate() {
             let to = NodeIndex::new(i);
             if let Some(r) = e.replaces.as_deref() {
@@ -198,13 +199,12 @@ impl<'m> ChannelGraph<'m> {
                     },
                 );
             }
-            let mut seen_skips: Vec<NodeIndex> = Vec::with_capacity(e.skips.len());
+            seen_skips.clear();
             for s in &e.skips {
                 let from = intern(&mut graph, s);
-                if seen_skips.contains(&from) {
+                if !seen_skips.insert(from) {
                     continue;
                 }
-                seen_skips.push(from);
                 graph.add_edge(
                     from,
                     to,
