@@ -3,7 +3,7 @@
 //! The catalog side of olmsat: the file-based catalog model ([`declcfg`]), loading
 //! ([`load`]), versions and blang semver ranges ([`version`], [`range`]), the
 //! package/channel/bundle model built from a catalog ([`model`]), validation with
-//! opm's rules and texts ([`validate`]), writing catalogs back ([`write`]), upgrade
+//! opm's rules and texts ([`validate`]), writing catalogs back ([`mod@write`]), upgrade
 //! graphs with the paths OLM takes through them ([`upgrade`]), and drawing them
 //! ([`export`]).
 #![warn(missing_docs)]

@@ -160,9 +160,7 @@ pub fn run(req: &Request<'_>) -> Result<Exit, Box<dyn std::error::Error>> {
         },
         None => g.head(),
     };
-    let head = g.head();
     let notes = notes(&g);
-    let to_name = target.map(|t| g.node(t).name);
     let text = req.format == ReportFormat::Text;
     if text {
         println!("package {}, channel {}", package.name, channel.name);
@@ -174,146 +172,190 @@ pub fn run(req: &Request<'_>) -> Result<Exit, Box<dyn std::error::Error>> {
             eprintln!("olmsat: note: {n}");
         }
     }
-    let target_words = |t: Option<NodeIndex>| match (t, head) {
-        (Some(t), Some(h)) if t == h => format!("the head {}", g.node(t).name),
-        (Some(t), _) => g.node(t).name.to_owned(),
-        (None, _) => "the head".to_owned(),
+    let view = View {
+        g: &g,
+        from_words: describe_start(&g, &start),
+        start,
+        target,
+        explicit_target: req.to.is_some(),
+        text,
     };
-    let from_words = describe_start(&g, &start);
     let mut json = JsonPath {
         package: &package.name,
         channel: &channel.name,
-        from: start.label(),
-        to: to_name,
+        from: view.start.label(),
+        to: target.map(|t| g.node(t).name),
         steps: None,
         paths: None,
         reaches_head: false,
     };
-    let reached = match req.mode {
-        Mode::Olm => {
-            let path = match (req.to, target) {
-                (Some(_), Some(t)) => g.olm_path_to(&start, t),
-                _ => g.olm_path(&start),
-            };
-            if text {
-                println!(
-                    "OLM v0 path from {from_words} to {}, one step per resolution:",
-                    target_words(target)
-                );
-                for st in &path.steps {
-                    println!("{}", step_line(&g, &start, st));
-                }
-                let mut summary = path.summary(&g);
-                if req.to.is_some() && target != head && path.end == OlmEnd::Head {
-                    summary = format!("does not pass {}; {summary}", to_name.unwrap_or_default());
-                }
-                println!("{summary}");
-                if path.end == OlmEnd::DeadEnd {
-                    let stuck = match path.steps.last() {
-                        Some(st) => Start::node(&g, st.to),
-                        None => start.clone(),
-                    };
-                    for st in g.graph_successors(&stuck) {
-                        if let Some(why) = g.not_offered(st.to) {
-                            println!(
-                                "  {} ({} declared at {}) is never offered: {why}",
-                                g.node(st.to).name,
-                                st.edge.kind,
-                                st.edge.location()
-                            );
-                        }
-                    }
-                }
-            }
-            json.steps = Some(PathStep::all(&g, &start, &path.steps));
-            json.reaches_head = path.reaches_head();
-            match path.end {
-                OlmEnd::Target => true,
-                OlmEnd::Head => target == head,
-                _ => false,
-            }
-        }
-        Mode::Shortest | Mode::All(_) => {
-            let Some(t) = target else {
-                let why = g
-                    .chain()
-                    .error
-                    .as_ref()
-                    .map_or_else(|| "it is empty".to_owned(), ToString::to_string);
-                eprintln!(
-                    "olmsat: channel {:?} has no single head ({why}); give --to",
-                    channel.name
-                );
-                return Ok(Exit::Invalid);
-            };
-            if let Mode::All(limit) = req.mode {
-                let all = g.all_paths(&start, t, limit);
-                if text {
-                    println!(
-                        "all paths over every edge from {from_words} to {} (at most {limit}):",
-                        target_words(target)
-                    );
-                    for (i, p) in all.paths.iter().enumerate() {
-                        let n = p.len();
-                        println!(
-                            "path {} ({n} step{}):",
-                            i + 1,
-                            if n == 1 { "" } else { "s" }
-                        );
-                        for st in p {
-                            println!("  {}", step_line(&g, &start, st));
-                        }
-                    }
-                    match (all.paths.len(), all.complete) {
-                        (0, _) => println!("no path"),
-                        (n, true) => println!("{n} path{}", if n == 1 { "" } else { "s" }),
-                        (n, false) => {
-                            println!("{n} paths shown; there may be more (raise --limit)")
-                        }
-                    }
-                }
-                json.reaches_head = Some(t) == head && !all.paths.is_empty();
-                let reached = !all.paths.is_empty();
-                json.paths = Some(
-                    all.paths
-                        .iter()
-                        .map(|p| PathStep::all(&g, &start, p))
-                        .collect(),
-                );
-                reached
-            } else {
-                let path = g.shortest_path(&start, t);
-                if text {
-                    println!(
-                        "shortest path over every edge from {from_words} to {}:",
-                        target_words(target)
-                    );
-                    for st in path.iter().flatten() {
-                        println!("{}", step_line(&g, &start, st));
-                    }
-                    match &path {
-                        Some(p) if p.is_empty() => println!("already there"),
-                        Some(p) => println!(
-                            "reaches {} in {} step{}",
-                            target_words(target),
-                            p.len(),
-                            if p.len() == 1 { "" } else { "s" }
-                        ),
-                        None => println!("no path"),
-                    }
-                }
-                json.reaches_head = Some(t) == head && path.is_some();
-                json.steps = Some(
-                    path.as_deref()
-                        .map(|p| PathStep::all(&g, &start, p))
-                        .unwrap_or_default(),
-                );
-                path.is_some()
-            }
+    let reached = match (req.mode, target) {
+        (Mode::Olm, _) => view.olm(&mut json),
+        (Mode::Shortest, Some(t)) => view.shortest(t, &mut json),
+        (Mode::All(limit), Some(t)) => view.all(t, limit, &mut json),
+        (_, None) => {
+            let why = g
+                .chain()
+                .error
+                .as_ref()
+                .map_or_else(|| "it is empty".to_owned(), ToString::to_string);
+            eprintln!(
+                "olmsat: channel {:?} has no single head ({why}); give --to",
+                channel.name
+            );
+            return Ok(Exit::Invalid);
         }
     };
     if !text {
         print_json(&json)?;
     }
     Ok(if reached { Exit::Ok } else { Exit::Invalid })
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// One path question about one channel, printed as text or filled into JSON.
+struct View<'g, 'm> {
+    g: &'g ChannelGraph<'m>,
+    start: Start,
+    from_words: String,
+    target: Option<NodeIndex>,
+    explicit_target: bool,
+    text: bool,
+}
+
+impl View<'_, '_> {
+    fn target_words(&self) -> String {
+        match (self.target, self.g.head()) {
+            (Some(t), Some(h)) if t == h => format!("the head {}", self.g.node(t).name),
+            (Some(t), _) => self.g.node(t).name.to_owned(),
+            (None, _) => "the head".to_owned(),
+        }
+    }
+
+    fn print_steps(&self, steps: &[Step<'_>], indent: &str) {
+        for st in steps {
+            println!("{indent}{}", step_line(self.g, &self.start, st));
+        }
+    }
+
+    /// The OLM v0 walk; whether it reached the target.
+    fn olm(&self, json: &mut JsonPath<'_>) -> bool {
+        let g = self.g;
+        let path = match (self.explicit_target, self.target) {
+            (true, Some(t)) => g.olm_path_to(&self.start, t),
+            _ => g.olm_path(&self.start),
+        };
+        let reached = match path.end {
+            OlmEnd::Target => true,
+            OlmEnd::Head => self.target == g.head(),
+            _ => false,
+        };
+        if self.text {
+            println!(
+                "OLM v0 path from {} to {}, one step per resolution:",
+                self.from_words,
+                self.target_words()
+            );
+            self.print_steps(&path.steps, "");
+            let summary = path.summary(g);
+            match (reached, path.end, self.target) {
+                (false, OlmEnd::Head, Some(t)) => {
+                    println!("does not pass {}; {summary}", g.node(t).name)
+                }
+                _ => println!("{summary}"),
+            }
+            if path.end == OlmEnd::DeadEnd {
+                self.explain_dead_end(path.steps.last().map(|st| st.to));
+            }
+        }
+        json.steps = Some(PathStep::all(g, &self.start, &path.steps));
+        json.reaches_head = path.reaches_head();
+        reached
+    }
+
+    /// Why nothing is offered from `at` (the start when `None`).
+    fn explain_dead_end(&self, at: Option<NodeIndex>) {
+        let g = self.g;
+        let stuck = match at {
+            Some(n) => Start::node(g, n),
+            None => self.start.clone(),
+        };
+        for st in g.graph_successors(&stuck) {
+            if let Some(why) = g.not_offered(st.to) {
+                println!(
+                    "  {} ({} declared at {}) is never offered: {why}",
+                    g.node(st.to).name,
+                    st.edge.kind,
+                    st.edge.location()
+                );
+            }
+        }
+    }
+
+    /// A shortest path over every edge; whether there is one.
+    fn shortest(&self, t: NodeIndex, json: &mut JsonPath<'_>) -> bool {
+        let path = self.g.shortest_path(&self.start, t);
+        if self.text {
+            println!(
+                "shortest path over every edge from {} to {}:",
+                self.from_words,
+                self.target_words()
+            );
+            match &path {
+                Some(p) if p.is_empty() => println!("already there"),
+                Some(p) => {
+                    self.print_steps(p, "");
+                    println!(
+                        "reaches {} in {}",
+                        self.target_words(),
+                        plural(p.len(), "step")
+                    );
+                }
+                None => println!("no path"),
+            }
+        }
+        json.reaches_head = Some(t) == self.g.head() && path.is_some();
+        json.steps = Some(
+            path.as_deref()
+                .map(|p| PathStep::all(self.g, &self.start, p))
+                .unwrap_or_default(),
+        );
+        path.is_some()
+    }
+
+    /// All simple paths over every edge; whether there is one.
+    fn all(&self, t: NodeIndex, limit: usize, json: &mut JsonPath<'_>) -> bool {
+        let all = self.g.all_paths(&self.start, t, limit);
+        if self.text {
+            println!(
+                "all paths over every edge from {} to {} (at most {limit}):",
+                self.from_words,
+                self.target_words()
+            );
+            for (i, p) in all.paths.iter().enumerate() {
+                println!("path {} ({}):", i + 1, plural(p.len(), "step"));
+                self.print_steps(p, "  ");
+            }
+            match (all.paths.len(), all.complete) {
+                (0, _) => println!("no path"),
+                (n, true) => println!("{}", plural(n, "path")),
+                (n, false) => println!("{n} paths shown; there may be more (raise --limit)"),
+            }
+        }
+        json.reaches_head = Some(t) == self.g.head() && !all.paths.is_empty();
+        json.paths = Some(
+            all.paths
+                .iter()
+                .map(|p| PathStep::all(self.g, &self.start, p))
+                .collect(),
+        );
+        !all.paths.is_empty()
+    }
 }
