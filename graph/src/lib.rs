@@ -3,15 +3,17 @@
 //! The catalog side of olmsat: the file-based catalog model ([`declcfg`]), loading
 //! ([`load`]), versions and blang semver ranges ([`version`], [`range`]), the
 //! package/channel/bundle model built from a catalog ([`model`]), validation with
-//! opm's rules and texts ([`validate`]), writing catalogs back ([`write`](mod@write)), and
+//! opm's rules and texts ([`validate`]), writing catalogs back ([`mod@write`]),
 //! operator bundle directories: reading, validation, rendering and building
-//! catalogs from them ([`bundle`]).
+//! catalogs from them ([`bundle`]), upgrade graphs with the paths OLM takes
+//! through them ([`upgrade`]), and drawing them ([`export`]).
 #![warn(missing_docs)]
 
 pub mod bundle;
 pub mod chain;
 pub mod declcfg;
 pub mod diagnostic;
+pub mod export;
 pub mod image_ref;
 pub mod list;
 pub mod load;
@@ -20,7 +22,9 @@ pub mod model;
 pub mod property;
 pub mod range;
 pub mod rawjson;
+pub mod suggest;
 pub mod synthetic;
+pub mod upgrade;
 pub mod validate;
 pub mod version;
 pub mod write;

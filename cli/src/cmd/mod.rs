@@ -2,7 +2,9 @@
 
 pub mod bundle;
 pub mod catalog;
+pub mod graph;
 pub mod list;
+pub mod path;
 pub mod render;
 pub mod resolve;
 pub mod synthetic;

@@ -1,0 +1,122 @@
+//! `olmsat graph`
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use olmsat_graph::export::{dot, json, mermaid, DrawOptions, Drawing};
+use olmsat_graph::model::Model;
+use olmsat_graph::{load, Diagnostic};
+
+use crate::output::{eprint_diagnostics, Exit};
+use crate::GraphFormat;
+
+/// Why SVG could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum SvgError {
+    /// `dot` is not installed.
+    #[error(
+        "-o svg needs Graphviz's `dot` program, which was not found on PATH; install Graphviz (e.g. `apt-get install graphviz`) or use -o dot"
+    )]
+    NotInstalled,
+    /// `dot` could not be run or failed.
+    #[error("running Graphviz's `dot -Tsvg` failed: {0}")]
+    Failed(String),
+}
+
+/// Pipe DOT text through `dot -Tsvg`.
+pub fn render_svg(dot_text: &str) -> Result<Vec<u8>, SvgError> {
+    let mut child = Command::new("dot")
+        .arg("-Tsvg")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => SvgError::NotInstalled,
+            _ => SvgError::Failed(e.to_string()),
+        })?;
+    let mut stdin = child
+        .stdin
+        .take()
+        .ok_or_else(|| SvgError::Failed("no standard input".into()))?;
+    let input = dot_text.as_bytes().to_vec();
+    // Feed standard input from another thread so a large output cannot block it.
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let mut svg = Vec::new();
+    let mut stdout = child
+        .stdout
+        .take()
+        .ok_or_else(|| SvgError::Failed("no standard output".into()))?;
+    stdout
+        .read_to_end(&mut svg)
+        .map_err(|e| SvgError::Failed(e.to_string()))?;
+    let mut errors = String::new();
+    if let Some(mut stderr) = child.stderr.take() {
+        let _ = stderr.read_to_string(&mut errors);
+    }
+    let status = child.wait().map_err(|e| SvgError::Failed(e.to_string()))?;
+    match writer.join() {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => return Err(SvgError::Failed(format!("writing its input: {e}"))),
+        Err(_) => return Err(SvgError::Failed("writing its input".into())),
+    }
+    if !status.success() {
+        return Err(SvgError::Failed(format!("{status}: {}", errors.trim())));
+    }
+    Ok(svg)
+}
+
+/// Draw the upgrade graphs of the catalog at `path`.
+pub fn run(
+    path: &Path,
+    opts: &DrawOptions<'_>,
+    format: GraphFormat,
+) -> Result<Exit, Box<dyn std::error::Error>> {
+    let loaded = load::load_path(path)?;
+    let load_errors: Vec<Diagnostic> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .cloned()
+        .collect();
+    if !load_errors.is_empty() {
+        eprint_diagnostics(&load_errors);
+        return Ok(Exit::Invalid);
+    }
+    let (model, _) = Model::build(loaded.config);
+    let drawing = match Drawing::new(&model, opts) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("olmsat: {e}");
+            return Ok(Exit::Invalid);
+        }
+    };
+    for (_, ch) in drawing.channels() {
+        for r in ch.graph.invalid_ranges() {
+            eprintln!(
+                "olmsat: warning: ignoring invalid skipRange {:?} of {} ({}): {}",
+                r.entry.skip_range.as_deref().unwrap_or_default(),
+                r.entry.name,
+                r.entry.location,
+                r.error
+            );
+        }
+    }
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    match format {
+        GraphFormat::Dot => dot::write(&drawing, &mut out)?,
+        GraphFormat::Mermaid => mermaid::write(&drawing, &mut out)?,
+        GraphFormat::Json => json::write(&drawing, &mut out)?,
+        GraphFormat::Svg => match render_svg(&dot::to_string(&drawing)) {
+            Ok(svg) => out.write_all(&svg)?,
+            Err(e) => {
+                eprintln!("olmsat: {e}");
+                return Ok(Exit::Usage);
+            }
+        },
+    }
+    out.flush()?;
+    Ok(Exit::Ok)
+}

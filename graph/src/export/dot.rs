@@ -1,0 +1,396 @@
+//! Graphviz DOT: a cluster per package holding a cluster per channel.
+//!
+//! - Nodes are labelled with the bundle name and version and listed by version.
+//!   Node ids are generated (`n<package>_<channel>_<node>`), so any bundle name
+//!   is safe; names only appear in escaped, quoted labels.
+//! - Edges: `replaces` solid, `skips` dashed, `skipRange` dotted and labelled
+//!   with the range. Each edge's tooltip says where it is declared.
+//! - The head has a double border; external nodes (not entries of the channel)
+//!   are dashed; entries skipped by another entry (never offered by OLM v0)
+//!   have grey text.
+//! - Deprecations: bundles deprecated by `olm.deprecations` are filled orange,
+//!   bundles with the legacy `olm.deprecated` property (which OLM v0 refuses to
+//!   install) light red; a deprecated channel's cluster is lilac and a
+//!   deprecated package's grey.
+//! - The highlighted OLM path is red and bold; a start that is not a node (a
+//!   pruned version) gets a node of its own.
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::io::{self, Write};
+
+use petgraph::graph::NodeIndex;
+
+use super::drawing::{Drawing, DrawnChannel, DrawnPackage};
+use crate::upgrade::{EdgeKind, Node, Presence};
+
+/// Fill of bundles deprecated by `olm.deprecations` (as opm draws them).
+pub const DEPRECATED_FILL: &str = "#E8960F";
+/// Fill of bundles carrying the legacy `olm.deprecated` property.
+pub const LEGACY_DEPRECATED_FILL: &str = "#F4A3A3";
+/// Fill of a deprecated channel's cluster (as opm draws it).
+pub const DEPRECATED_CHANNEL_FILL: &str = "#DCD0FF";
+/// Fill of a deprecated package's cluster.
+pub const DEPRECATED_PACKAGE_FILL: &str = "#D9D9D9";
+/// Colour of the highlighted path.
+pub const HIGHLIGHT: &str = "#D62728";
+/// Channels drawing more edges than this are "dense": their skipRange edges
+/// are left unlabelled and each range is shown once, on the entry declaring it
+/// (the edges' tooltips still give it). This keeps large catalogs readable and
+/// Graphviz's layout fast.
+pub const DENSE_EDGES: usize = 150;
+
+/// `s` as a DOT double-quoted string, rendering literally: quotes and
+/// backslashes are escaped, line breaks become centred line breaks (`\n`),
+/// other control characters are written as visible `\u{..}` text.
+pub fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\r' if chars.peek() == Some(&'\n') => {}
+            '\n' | '\r' => out.push_str("\\n"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\\\u{{{:x}}}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Like [`quote`], but `\n` in `s` stays a line break (for labels built here).
+fn quote_lines(lines: &[&str]) -> String {
+    let quoted: Vec<String> = lines.iter().map(|l| quote(l)).collect();
+    let inner: Vec<&str> = quoted.iter().map(|q| &q[1..q.len() - 1]).collect();
+    format!("\"{}\"", inner.join("\\n"))
+}
+
+fn node_id(p: usize, c: usize, n: NodeIndex) -> String {
+    format!("n{p}_{c}_{}", n.index())
+}
+
+fn start_id(p: usize, c: usize) -> String {
+    format!("n{p}_{c}_start")
+}
+
+fn node_attrs(node: &Node<'_>, head: bool, highlighted: bool, range: Option<&str>) -> String {
+    let version = node.version.map(ToString::to_string);
+    let mut lines: Vec<&str> = vec![node.name];
+    match (&version, node.presence) {
+        (Some(v), _) => lines.push(v),
+        (None, Presence::Entry(_)) => lines.push("(no version)"),
+        (None, _) => {}
+    }
+    let range_line = range.map(|r| format!("skipRange {r}"));
+    if let Some(r) = &range_line {
+        lines.push(r);
+    }
+    match node.presence {
+        Presence::Entry(_) => {}
+        Presence::OtherChannel => lines.push("(not in this channel)"),
+        Presence::Missing => lines.push("(not in the catalog)"),
+    }
+    let mut style = vec!["rounded"];
+    let mut attrs = vec![format!("label={}", quote_lines(&lines))];
+    if node.is_external() {
+        style.push("dashed");
+    }
+    if node.legacy_deprecated {
+        style.push("filled");
+        attrs.push(format!("fillcolor=\"{LEGACY_DEPRECATED_FILL}\""));
+    } else if node.deprecation.is_some() {
+        style.push("filled");
+        attrs.push(format!("fillcolor=\"{DEPRECATED_FILL}\""));
+    }
+    if head {
+        attrs.push("peripheries=2".to_owned());
+    }
+    if node.skipped {
+        attrs.push("fontcolor=\"#777777\"".to_owned());
+    }
+    if highlighted {
+        attrs.push(format!("color=\"{HIGHLIGHT}\", penwidth=3"));
+    }
+    let mut tip: Vec<String> = Vec::new();
+    if head {
+        tip.push("channel head".to_owned());
+    }
+    if node.skipped {
+        tip.push("skipped by an entry: never offered by OLM v0".to_owned());
+    }
+    if let Some(m) = node.deprecation {
+        tip.push(format!("deprecated: {}", m.trim_end()));
+    }
+    if node.legacy_deprecated {
+        tip.push("olm.deprecated: OLM v0 refuses to install it".to_owned());
+    }
+    if !tip.is_empty() {
+        let refs: Vec<&str> = tip.iter().map(String::as_str).collect();
+        attrs.push(format!("tooltip={}", quote_lines(&refs)));
+    }
+    attrs.insert(1, format!("style=\"{}\"", style.join(",")));
+    attrs.join(", ")
+}
+
+fn edge_attrs(
+    kind: EdgeKind,
+    range: Option<&str>,
+    declared_at: &str,
+    highlighted: bool,
+    dense: bool,
+) -> String {
+    let (style, color) = match kind {
+        EdgeKind::Replaces => ("solid", "#333333"),
+        EdgeKind::Skips => ("dashed", "#3465A4"),
+        EdgeKind::SkipRange => ("dotted", "#6B6B6B"),
+    };
+    let label = match range {
+        Some(_) if dense => None,
+        Some(r) => Some(quote_lines(&[kind.as_str(), r])),
+        None => Some(quote(kind.as_str())),
+    };
+    let tip = match range {
+        Some(r) => format!("{kind} {} declared at {declared_at}", quote(r)),
+        None => format!("{kind} declared at {declared_at}"),
+    };
+    let color = if highlighted { HIGHLIGHT } else { color };
+    let mut attrs = match label {
+        Some(l) => format!("label={l}, "),
+        None => String::new(),
+    };
+    let _ = write!(
+        attrs,
+        "style={style}, color=\"{color}\", fontcolor=\"{color}\", tooltip={}",
+        quote(&tip)
+    );
+    if highlighted {
+        attrs.push_str(", penwidth=3");
+    }
+    attrs
+}
+
+fn write_channel(
+    out: &mut String,
+    p: usize,
+    c: usize,
+    pkg: &DrawnPackage<'_>,
+    ch: &DrawnChannel<'_>,
+) {
+    let g = &ch.graph;
+    let channel = g.channel();
+    let head = g.head();
+    let dense = ch.edges.len() > DENSE_EDGES;
+    let mut on_path = vec![false; g.node_count()];
+    let mut path_edges: HashSet<(Option<NodeIndex>, NodeIndex, EdgeKind)> = HashSet::new();
+    if let Some(h) = &ch.highlight {
+        if let Some(n) = h.start.node {
+            on_path[n.index()] = true;
+        }
+        for st in &h.path.steps {
+            on_path[st.to.index()] = true;
+            path_edges.insert((st.from, st.to, st.edge.kind));
+        }
+    }
+    let _ = writeln!(out, "    subgraph cluster_{p}_{c} {{");
+    let mut label = format!("channel {}", channel.name);
+    if let Some(h) = head {
+        let _ = write!(label, "\nhead: {}", g.node(h).name);
+    }
+    if let Some(err) = &g.chain().error {
+        let _ = write!(label, "\n{err}");
+    }
+    if let Some(h) = &ch.highlight {
+        let _ = write!(
+            label,
+            "\nOLM v0 from {}: {}",
+            h.start.label(),
+            h.path.summary(g)
+        );
+    }
+    if dense {
+        label.push_str("\n(dense: skipRange edges unlabelled; each range is on its entry)");
+    }
+    let _ = writeln!(out, "      label={};", quote(&label));
+    match pkg.package.deprecations.channels.get(&channel.name) {
+        Some(m) => {
+            let _ = writeln!(
+                out,
+                "      style=\"rounded,filled\"; fillcolor=\"{DEPRECATED_CHANNEL_FILL}\"; tooltip={};",
+                quote(&format!("deprecated: {}", m.trim_end()))
+            );
+        }
+        None => out.push_str("      style=rounded;\n"),
+    }
+    if let Some(h) = &ch.highlight {
+        if h.start.node.is_none() {
+            let label = match (&h.start.name, &h.start.version) {
+                (Some(name), Some(v)) => format!("installed {name}\n{v}\n(not in this channel)"),
+                (Some(name), None) => format!("installed {name}\n(not in this channel)"),
+                (None, _) => format!("installed {}\n(not in the catalog)", h.start.label()),
+            };
+            let _ = writeln!(
+                out,
+                "      {} [label={}, style=\"rounded,dashed\", color=\"{HIGHLIGHT}\", penwidth=3];",
+                start_id(p, c),
+                quote(&label)
+            );
+        }
+    }
+    for &n in &ch.nodes {
+        let _ = writeln!(
+            out,
+            "      {} [{}];",
+            node_id(p, c, n),
+            node_attrs(
+                g.node(n),
+                Some(n) == head,
+                on_path[n.index()],
+                match g.node(n).presence {
+                    Presence::Entry(i) if dense => channel.entries[i].skip_range.as_deref(),
+                    _ => None,
+                }
+            )
+        );
+    }
+    for &e in &ch.edges {
+        let Some((a, b)) = g.graph().edge_endpoints(e) else {
+            continue;
+        };
+        let edge = g.edge(e);
+        let highlighted = path_edges.contains(&(Some(a), b, edge.kind));
+        let _ = writeln!(
+            out,
+            "      {} -> {} [{}];",
+            node_id(p, c, a),
+            node_id(p, c, b),
+            edge_attrs(
+                edge.kind,
+                edge.range(),
+                &edge.location().to_string(),
+                highlighted,
+                dense
+            )
+        );
+    }
+    if let Some(h) = &ch.highlight {
+        for st in h.path.steps.iter().filter(|st| st.from.is_none()) {
+            let _ = writeln!(
+                out,
+                "      {} -> {} [{}];",
+                start_id(p, c),
+                node_id(p, c, st.to),
+                edge_attrs(
+                    st.edge.kind,
+                    st.edge.range(),
+                    &st.edge.location().to_string(),
+                    true,
+                    dense
+                )
+            );
+        }
+    }
+    out.push_str("    }\n");
+}
+
+/// The drawing as a DOT digraph.
+pub fn to_string(drawing: &Drawing<'_>) -> String {
+    let mut out = String::new();
+    out.push_str("digraph upgrades {\n");
+    out.push_str(
+        "  graph [rankdir=LR, fontname=\"Helvetica\", fontsize=11, nodesep=0.25, ranksep=0.6];\n",
+    );
+    out.push_str("  node [shape=box, fontname=\"Helvetica\", fontsize=10];\n");
+    out.push_str("  edge [fontname=\"Helvetica\", fontsize=8, arrowsize=0.7];\n");
+    for (p, pkg) in drawing.packages.iter().enumerate() {
+        let package = pkg.package;
+        let _ = writeln!(out, "  subgraph cluster_{p} {{");
+        let mut label = format!("package {}", package.name);
+        if !package.default_channel.is_empty() {
+            let _ = write!(label, "\ndefault channel: {}", package.default_channel);
+        }
+        let _ = writeln!(out, "    label={};", quote(&label));
+        match &package.deprecations.package {
+            Some(m) => {
+                let _ = writeln!(
+                    out,
+                    "    style=\"rounded,filled\"; fillcolor=\"{DEPRECATED_PACKAGE_FILL}\"; tooltip={};",
+                    quote(&format!("deprecated: {}", m.trim_end()))
+                );
+            }
+            None => out.push_str("    style=rounded;\n"),
+        }
+        for (c, ch) in pkg.channels.iter().enumerate() {
+            write_channel(&mut out, p, c, pkg, ch);
+        }
+        out.push_str("  }\n");
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// Write the drawing as DOT to `w`.
+pub fn write(drawing: &Drawing<'_>, w: &mut impl Write) -> io::Result<()> {
+    w.write_all(to_string(drawing).as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::export::DrawOptions;
+    use crate::model::{Deprecations, Model};
+    use crate::upgrade::fixture::package_with;
+
+    #[test]
+    fn quoting_renders_any_name_literally() {
+        assert_eq!(quote("plain"), "\"plain\"");
+        assert_eq!(quote("a\"b\\c"), "\"a\\\"b\\\\c\"");
+        assert_eq!(quote("x\ny\r\nz"), "\"x\\ny\\nz\"");
+        assert_eq!(quote("<>{}|"), "\"<>{}|\"");
+        assert_eq!(quote("\\N\\G"), "\"\\\\N\\\\G\"");
+        assert_eq!(quote("a\u{1}b"), "\"a\\\\u{1}b\"");
+        assert_eq!(quote_lines(&["a\"", "b"]), "\"a\\\"\\nb\"");
+    }
+
+    #[test]
+    fn styles_heads_externals_deprecations_and_paths() {
+        let mut d = Deprecations::default();
+        d.bundles.insert("a".into(), "old\n".into());
+        d.channels.insert("stable".into(), "gone".into());
+        let m = Model {
+            packages: vec![package_with(
+                &[
+                    "a@1.0.0<pruned",
+                    "^b@1.1.0<a",
+                    "c@1.2.0<b|w\"e\\{x}|<y>;<1.2.0",
+                ],
+                d,
+            )],
+        };
+        let opts = DrawOptions {
+            channel: Some("stable"),
+            highlight_from: Some("1.0.5"),
+            ..DrawOptions::default()
+        };
+        let Ok(drawing) = super::super::Drawing::new(&m, &opts) else {
+            panic!("drawing failed");
+        };
+        let dot = to_string(&drawing);
+        assert!(dot.contains("label=\"pruned\\n(not in the catalog)\", style=\"rounded,dashed\""));
+        assert!(dot.contains(&format!("fillcolor=\"{DEPRECATED_FILL}\"")));
+        assert!(dot.contains(&format!("fillcolor=\"{LEGACY_DEPRECATED_FILL}\"")));
+        assert!(dot.contains(&format!("fillcolor=\"{DEPRECATED_CHANNEL_FILL}\"")));
+        assert!(dot.contains("peripheries=2"));
+        assert!(dot.contains("label=\"w\\\"e\\\\{x}|<y>\\n(not in the catalog)\""));
+        assert!(dot.contains("label=\"skipRange\\n<1.2.0\", style=dotted"));
+        assert!(dot.contains("tooltip=\"replaces declared at stable.yaml:2\""));
+        // The pruned start 1.0.5 gets its own node and a red edge to c.
+        assert!(dot.contains("n0_0_start [label=\"installed 1.0.5\\n(not in the catalog)\""));
+        assert!(dot.contains(&format!("n0_0_start -> n0_0_2 [label=\"skipRange\\n<1.2.0\", style=dotted, color=\"{HIGHLIGHT}\"")));
+        assert_eq!(dot, to_string(&drawing), "deterministic");
+    }
+}

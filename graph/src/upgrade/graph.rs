@@ -1,0 +1,464 @@
+//! The upgrade graph of one channel: a node per entry (and per name an entry
+//! points at that is not in the channel), an edge old -> new per `replaces`,
+//! per `skips` name, and per entry whose version a `skipRange` contains.
+
+use std::cmp::Ordering;
+use std::collections::{HashMap, HashSet};
+
+use petgraph::graph::{DiGraph, EdgeIndex, NodeIndex};
+use petgraph::visit::EdgeRef;
+use petgraph::Direction;
+
+use crate::chain::ChainAnalysis;
+use crate::declcfg::ChannelEntry;
+use crate::location::Location;
+use crate::model::{Bundle, Channel, Package};
+use crate::range::{Range, RangeError};
+use crate::version;
+
+/// Why an edge exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum EdgeKind {
+    /// The newer entry's `replaces` names the older one.
+    Replaces,
+    /// The newer entry's `skips` lists the older one.
+    Skips,
+    /// The newer entry's `skipRange` contains the older one's version.
+    SkipRange,
+}
+
+impl EdgeKind {
+    /// The catalog field name: `replaces`, `skips` or `skipRange`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EdgeKind::Replaces => "replaces",
+            EdgeKind::Skips => "skips",
+            EdgeKind::SkipRange => "skipRange",
+        }
+    }
+}
+
+impl std::fmt::Display for EdgeKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An edge old -> new with its provenance: the kind and the entry that declares
+/// it (always the edge's target).
+#[derive(Debug, Clone, Copy)]
+pub struct Edge<'m> {
+    /// Replaces, skips or skipRange.
+    pub kind: EdgeKind,
+    /// The channel entry whose field declares the edge.
+    pub declared_by: &'m ChannelEntry,
+}
+
+impl<'m> Edge<'m> {
+    /// The range text, for a skipRange edge.
+    pub fn range(&self) -> Option<&'m str> {
+        match self.kind {
+            EdgeKind::SkipRange => self.declared_by.skip_range.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// Where the declaring entry is (file:line).
+    pub fn location(&self) -> &'m Location {
+        &self.declared_by.location
+    }
+}
+
+/// Whether a node is an entry of the channel, and if not, whether the catalog
+/// knows it at all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Presence {
+    /// An entry of the channel (its index in [`Channel::entries`]).
+    Entry(usize),
+    /// Not in this channel, but a bundle of the package.
+    OtherChannel,
+    /// Named by a `replaces` or `skips` but not a bundle of the package.
+    Missing,
+}
+
+/// A node: an entry of the channel, or an "external" name one points at.
+#[derive(Debug, Clone)]
+pub struct Node<'m> {
+    /// Bundle name.
+    pub name: &'m str,
+    /// The bundle's `olm.package` version (`None` when absent or unparseable, and
+    /// for names the catalog does not have).
+    pub version: Option<&'m semver::Version>,
+    /// Entry of the channel or external.
+    pub presence: Presence,
+    /// The package's bundle of that name, if any.
+    pub bundle: Option<&'m Bundle>,
+    /// Position on the replaces chain from the head (0 = head), if on it.
+    pub chain_position: Option<usize>,
+    /// Skipped by some entry of the channel (OLM v0 never offers it).
+    pub skipped: bool,
+    /// The `olm.deprecations` message for this bundle, if any.
+    pub deprecation: Option<&'m str>,
+    /// The bundle carries the legacy `olm.deprecated` property (OLM v0 refuses
+    /// to install it).
+    pub legacy_deprecated: bool,
+}
+
+impl Node<'_> {
+    /// Not an entry of the channel.
+    pub fn is_external(&self) -> bool {
+        !matches!(self.presence, Presence::Entry(_))
+    }
+
+    /// Deprecated by `olm.deprecations` or by the legacy property.
+    pub fn is_deprecated(&self) -> bool {
+        self.deprecation.is_some() || self.legacy_deprecated
+    }
+}
+
+/// A `skipRange` that does not parse; it gives no edges.
+#[derive(Debug, Clone)]
+pub struct InvalidRange<'m> {
+    /// The entry declaring it.
+    pub entry: &'m ChannelEntry,
+    /// The parse error (blang's text).
+    pub error: RangeError,
+}
+
+/// The upgrade graph of one channel of a package.
+///
+/// Nodes `0..entries.len()` are the channel's entries in input order; external
+/// nodes follow in order of first reference. Head and chain come from
+/// [`Channel::chain`] (opm's analysis), never recomputed.
+#[derive(Debug)]
+pub struct ChannelGraph<'m> {
+    package: &'m Package,
+    channel: &'m Channel,
+    graph: DiGraph<Node<'m>, Edge<'m>>,
+    by_name: HashMap<&'m str, NodeIndex>,
+    ranges: Vec<(usize, Range)>,
+    invalid_ranges: Vec<InvalidRange<'m>>,
+}
+
+impl<'m> ChannelGraph<'m> {
+    /// Build the graph of `channel`, a channel of `package`.
+    ///
+    /// Cost: linear in entries, `replaces` and `skips`, plus one range test per
+    /// (entry with a skipRange, entry with a version) pair.
+    pub fn build(package: &'m Package, channel: &'m Channel) -> ChannelGraph<'m> {
+        let entries = &channel.entries;
+        let chain: &ChainAnalysis = &channel.chain;
+        let mut graph: DiGraph<Node<'m>, Edge<'m>> = DiGraph::with_capacity(entries.len(), 0);
+        let mut by_name: HashMap<&'m str, NodeIndex> = HashMap::with_capacity(entries.len());
+        let mut chain_position = vec![None; entries.len()];
+        for (pos, &i) in chain.chain.iter().enumerate() {
+            if let Some(slot) = chain_position.get_mut(i) {
+                *slot = Some(pos);
+            }
+        }
+        let node_for = |name: &'m str, presence: Presence, chain_position: Option<usize>| {
+            let bundle = package.bundle(name);
+            Node {
+                name,
+                version: bundle.and_then(|b| b.version.as_ref()),
+                presence,
+                bundle,
+                chain_position,
+                skipped: chain.skipped.contains(name),
+                deprecation: package.deprecations.bundles.get(name).map(String::as_str),
+                legacy_deprecated: bundle.is_some_and(Bundle::legacy_deprecated),
+            }
+        };
+        for (i, e) in entries.iter().enumerate() {
+            let ix = graph.add_node(node_for(&e.name, Presence::Entry(i), chain_position[i]));
+            by_name.entry(e.name.as_str()).or_insert(ix);
+        }
+        let mut intern = |graph: &mut DiGraph<Node<'m>, Edge<'m>>, name: &'m str| -> NodeIndex {
+            *by_name.entry(name).or_insert_with(|| {
+                let presence = if package.bundle(name).is_some() {
+                    Presence::OtherChannel
+                } else {
+                    Presence::Missing
+                };
+                graph.add_node(node_for(name, presence, None))
+            })
+        };
+        let mut ranges = Vec::new();
+        let mut invalid_ranges = Vec::new();
+        let mut seen_skips: HashSet<NodeIndex> = HashSet::new();
+        for (i, e) in entries.iter().enumerate() {
+            let to = NodeIndex::new(i);
+            if let Some(r) = e.replaces.as_deref() {
+                let from = intern(&mut graph, r);
+                graph.add_edge(
+                    from,
+                    to,
+                    Edge {
+                        kind: EdgeKind::Replaces,
+                        declared_by: e,
+                    },
+                );
+            }
+            seen_skips.clear();
+            for s in &e.skips {
+                let from = intern(&mut graph, s);
+                if !seen_skips.insert(from) {
+                    continue;
+                }
+                graph.add_edge(
+                    from,
+                    to,
+                    Edge {
+                        kind: EdgeKind::Skips,
+                        declared_by: e,
+                    },
+                );
+            }
+            if let Some(text) = e.skip_range.as_deref() {
+                match Range::parse(text) {
+                    Ok(r) => ranges.push((i, r)),
+                    Err(error) => invalid_ranges.push(InvalidRange { entry: e, error }),
+                }
+            }
+        }
+        for (i, range) in &ranges {
+            let to = NodeIndex::new(*i);
+            let declared_by = &entries[*i];
+            for j in 0..entries.len() {
+                let from = NodeIndex::new(j);
+                if graph[from].version.is_some_and(|v| range.matches(v)) {
+                    graph.add_edge(
+                        from,
+                        to,
+                        Edge {
+                            kind: EdgeKind::SkipRange,
+                            declared_by,
+                        },
+                    );
+                }
+            }
+        }
+        ChannelGraph {
+            package,
+            channel,
+            graph,
+            by_name,
+            ranges,
+            invalid_ranges,
+        }
+    }
+
+    /// The package.
+    pub fn package(&self) -> &'m Package {
+        self.package
+    }
+
+    /// The channel.
+    pub fn channel(&self) -> &'m Channel {
+        self.channel
+    }
+
+    /// The petgraph graph (nodes and edges with provenance).
+    pub fn graph(&self) -> &DiGraph<Node<'m>, Edge<'m>> {
+        &self.graph
+    }
+
+    /// The node at `ix`.
+    pub fn node(&self, ix: NodeIndex) -> &Node<'m> {
+        &self.graph[ix]
+    }
+
+    /// The edge at `ix`.
+    pub fn edge(&self, ix: EdgeIndex) -> &Edge<'m> {
+        &self.graph[ix]
+    }
+
+    /// Number of nodes (entries and external names).
+    pub fn node_count(&self) -> usize {
+        self.graph.node_count()
+    }
+
+    /// All node indices, entries first in input order.
+    pub fn node_indices(&self) -> impl Iterator<Item = NodeIndex> + '_ {
+        self.graph.node_indices()
+    }
+
+    /// The node called `name`.
+    pub fn node_index(&self, name: &str) -> Option<NodeIndex> {
+        self.by_name.get(name).copied()
+    }
+
+    /// The node of entry `i` of the channel.
+    pub fn entry_node(&self, i: usize) -> Option<NodeIndex> {
+        (i < self.channel.entries.len()).then(|| NodeIndex::new(i))
+    }
+
+    /// opm's head/chain analysis of the channel (as stored on the channel).
+    pub fn chain(&self) -> &'m ChainAnalysis {
+        &self.channel.chain
+    }
+
+    /// The head, when the channel has exactly one.
+    pub fn head(&self) -> Option<NodeIndex> {
+        self.channel.chain.head.and_then(|i| self.entry_node(i))
+    }
+
+    /// The replaces chain from the head, head first.
+    pub fn chain_nodes(&self) -> impl Iterator<Item = NodeIndex> + '_ {
+        self.channel
+            .chain
+            .chain
+            .iter()
+            .filter_map(|&i| self.entry_node(i))
+    }
+
+    /// skipRanges that do not parse (they give no edges).
+    pub fn invalid_ranges(&self) -> &[InvalidRange<'m>] {
+        &self.invalid_ranges
+    }
+
+    /// The parsed skipRanges: (entry index, range).
+    pub(crate) fn ranges(&self) -> &[(usize, Range)] {
+        &self.ranges
+    }
+
+    /// Every edge as (index, from, to), in insertion order.
+    pub fn edge_list(&self) -> impl Iterator<Item = (EdgeIndex, NodeIndex, NodeIndex)> + '_ {
+        self.graph
+            .edge_references()
+            .map(|e| (e.id(), e.source(), e.target()))
+    }
+
+    /// Incoming edges of `n` as (edge, source), in insertion order.
+    pub fn incoming(&self, n: NodeIndex) -> Vec<(EdgeIndex, NodeIndex)> {
+        let mut v: Vec<(EdgeIndex, NodeIndex)> = self
+            .graph
+            .edges_directed(n, Direction::Incoming)
+            .map(|e| (e.id(), e.source()))
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// The drawing/listing order of nodes: by version (lowest first, by blang
+    /// precedence, then build metadata), nodes without a version last, then by
+    /// name.
+    pub fn version_order(&self, a: NodeIndex, b: NodeIndex) -> Ordering {
+        let (na, nb) = (&self.graph[a], &self.graph[b]);
+        match (na.version, nb.version) {
+            (Some(va), Some(vb)) => version::compare(va, vb).then_with(|| va.cmp(vb)),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => Ordering::Equal,
+        }
+        .then_with(|| na.name.cmp(nb.name))
+    }
+
+    /// Order used to pick among candidates: chain position (head first), then
+    /// nodes off the chain by index.
+    pub(crate) fn channel_order_key(&self, n: NodeIndex) -> (usize, usize) {
+        (
+            self.graph[n].chain_position.unwrap_or(usize::MAX),
+            n.index(),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::upgrade::fixture::{package, stable};
+
+    fn edges(g: &ChannelGraph<'_>) -> Vec<String> {
+        let mut v: Vec<String> = g
+            .edge_list()
+            .map(|(e, a, b)| {
+                let edge = g.edge(e);
+                match edge.range() {
+                    Some(r) => format!("{}->{} {}({r})", g.node(a).name, g.node(b).name, edge.kind),
+                    None => format!("{}->{} {}", g.node(a).name, g.node(b).name, edge.kind),
+                }
+            })
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn replaces_skips_and_ranges_become_edges() {
+        let p = package(&["a@1.0.0", "b@1.1.0<a", "c@1.2.0<b|a;>=1.0.0 <1.2.0"]);
+        let g = ChannelGraph::build(&p, stable(&p));
+        assert_eq!(
+            edges(&g),
+            vec![
+                "a->b replaces",
+                "a->c skipRange(>=1.0.0 <1.2.0)",
+                "a->c skips",
+                "b->c replaces",
+                "b->c skipRange(>=1.0.0 <1.2.0)",
+            ]
+        );
+        assert_eq!(g.head().map(|h| g.node(h).name), Some("c"));
+        let chain: Vec<&str> = g.chain_nodes().map(|n| g.node(n).name).collect();
+        assert_eq!(chain, vec!["c", "b"]);
+        let a = g.node_index("a").map(|n| g.node(n));
+        assert!(a.is_some_and(|a| a.skipped && a.chain_position.is_none()));
+    }
+
+    #[test]
+    fn external_names_are_marked() {
+        // b replaces a pruned bundle; c skips a bundle of another channel.
+        let p = package(&["b@1.1.0<gone", "c@1.2.0<b|other", "!other@1.0.5"]);
+        let g = ChannelGraph::build(&p, stable(&p));
+        let gone = g.node_index("gone").map(|n| g.node(n).presence);
+        let other = g.node_index("other").map(|n| g.node(n));
+        assert_eq!(gone, Some(Presence::Missing));
+        assert!(other.is_some_and(|o| o.presence == Presence::OtherChannel
+            && o.version.map(ToString::to_string).as_deref() == Some("1.0.5")));
+        assert_eq!(g.node_count(), 4);
+    }
+
+    #[test]
+    fn prerelease_versions_fall_in_ranges() {
+        let p = package(&["rc@1.2.0-rc.1", "b@1.1.0", "c@1.2.0<b;>=1.0.0 <1.2.0"]);
+        let g = ChannelGraph::build(&p, stable(&p));
+        assert!(edges(&g).contains(&"rc->c skipRange(>=1.0.0 <1.2.0)".to_owned()));
+        // 1.1.x does not contain 1.1.0-beta.1 (the wildcard means >=1.1.0 <1.2.0).
+        let p = package(&["beta@1.1.0-beta.1", "c@1.2.0|beta;1.1.x"]);
+        let g = ChannelGraph::build(&p, stable(&p));
+        assert_eq!(edges(&g), vec!["beta->c skips"]);
+    }
+
+    #[test]
+    fn invalid_ranges_give_no_edges() {
+        let p = package(&["a@1.0.0", "b@1.1.0<a;>v1.0.0"]);
+        let g = ChannelGraph::build(&p, stable(&p));
+        assert_eq!(edges(&g), vec!["a->b replaces"]);
+        assert_eq!(g.invalid_ranges().len(), 1);
+    }
+
+    #[test]
+    fn self_ranges_and_duplicate_skips() {
+        // A range containing the entry's own version is a self edge, as opm draws it.
+        let p = package(&["a@1.0.0", "b@1.0.1|a,a;<=1.0.1"]);
+        let g = ChannelGraph::build(&p, stable(&p));
+        assert_eq!(
+            edges(&g),
+            vec![
+                "a->b skipRange(<=1.0.1)",
+                "a->b skips",
+                "b->b skipRange(<=1.0.1)"
+            ]
+        );
+    }
+
+    #[test]
+    fn version_order_puts_unversioned_last() {
+        let p = package(&["z@1.0.0", "a@2.0.0", "m"]);
+        let g = ChannelGraph::build(&p, stable(&p));
+        let mut nodes: Vec<NodeIndex> = g.node_indices().collect();
+        nodes.sort_by(|a, b| g.version_order(*a, *b));
+        let names: Vec<&str> = nodes.iter().map(|n| g.node(*n).name).collect();
+        assert_eq!(names, vec!["z", "a", "m"]);
+    }
+}

@@ -1,0 +1,73 @@
+//! Running the `olmsat` binary in tests.
+
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The corpus of real catalogs (beside the workspace).
+pub fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/fbc")
+}
+
+/// What a run printed and how it exited.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Run `olmsat args...` from directory `dir` (relative paths in `args` are
+/// relative to it, and so are the file names it prints), with `stdin` as input.
+pub fn olmsat_in(dir: &Path, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_olmsat"));
+    cmd.args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = match cmd.spawn() {
+        Ok(c) => c,
+        Err(e) => panic!("running olmsat: {e}"),
+    };
+    if let Some(mut input) = child.stdin.take() {
+        if let Err(e) = input.write_all(stdin.as_bytes()) {
+            panic!("writing stdin: {e}");
+        }
+    }
+    let out = match child.wait_with_output() {
+        Ok(o) => o,
+        Err(e) => panic!("running olmsat: {e}"),
+    };
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Run `olmsat args...` from the corpus directory.
+pub fn olmsat(args: &[&str]) -> Run {
+    olmsat_in(&corpus(), args, "", &[])
+}
+
+/// A small catalog for standard input: package `p` with channel `stable`
+/// holding `entries` (JSON objects), and a bundle per `(name, version)`.
+pub fn catalog(entries: &[&str], bundles: &[(&str, &str)]) -> String {
+    let mut text =
+        String::from("{\"schema\":\"olm.package\",\"name\":\"p\",\"defaultChannel\":\"stable\"}\n");
+    text.push_str(&format!(
+        "{{\"schema\":\"olm.channel\",\"package\":\"p\",\"name\":\"stable\",\"entries\":[{}]}}\n",
+        entries.join(",")
+    ));
+    for (n, v) in bundles {
+        text.push_str(&format!(
+            "{{\"schema\":\"olm.bundle\",\"package\":\"p\",\"name\":\"{n}\",\"image\":\"\",\"properties\":[{{\"type\":\"olm.package\",\"value\":{{\"packageName\":\"p\",\"version\":\"{v}\"}}}}]}}\n"
+        ));
+    }
+    text
+}
