@@ -76,7 +76,7 @@ pub fn offset_in(whole: &str, part: &str) -> Option<usize> {
 
 /// A YAML document as read by serde-saphyr: either its members or what it was
 /// instead of a mapping.
-#[derive(Debug)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum YamlDoc {
     /// A mapping.
     Object {

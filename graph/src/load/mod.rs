@@ -20,6 +20,7 @@
 
 pub mod blob;
 pub mod doc;
+pub mod fast_yaml;
 pub mod split;
 
 use std::io::Read;
@@ -381,7 +382,8 @@ fn strip_json_position(e: &serde_json::Error) -> String {
     }
 }
 
-fn yaml_options(duplicates_last_wins: bool) -> serde_saphyr::Options {
+/// The general YAML parser's settings for one document.
+pub(crate) fn yaml_options(duplicates_last_wins: bool) -> serde_saphyr::Options {
     let mut budget = serde_saphyr::Budget::default();
     budget.max_depth = MAX_DEPTH;
     budget.max_documents = 1;
@@ -415,20 +417,11 @@ fn yaml_doc(file: &Arc<str>, c: &split::Chunk<'_>) -> DocResult {
             .at(&loc),
         ));
     }
-    let parsed = match serde_saphyr::from_str_with_options::<YamlDoc>(c.text, yaml_options(false)) {
-        Ok(d) => Ok((d, None)),
-        Err(e) if is_duplicate_key(&e) => {
-            let warn = yaml_error(
-                file,
-                c,
-                &e,
-                crate::diagnostic::Severity::Warning,
-                "duplicate mapping key; the last value is used, as opm does",
-            );
-            serde_saphyr::from_str_with_options::<YamlDoc>(c.text, yaml_options(true))
-                .map(|d| (d, Some(warn)))
-        }
-        Err(e) => Err(e),
+    // Catalog YAML almost always stays within the subset the fast reader handles;
+    // anything else (and every error) goes to the general parser.
+    let parsed = match fast_yaml::parse_document(c.text) {
+        Some(d) => Ok((d, None)),
+        None => general_yaml_doc(file, c),
     };
     match parsed {
         Ok((d, warn)) => {
@@ -444,6 +437,29 @@ fn yaml_doc(file: &Arc<str>, c: &split::Chunk<'_>) -> DocResult {
             crate::diagnostic::Severity::Error,
             "",
         ))),
+    }
+}
+
+/// Parse a document with the general YAML parser; a duplicate key is a warning
+/// (the last value wins, as with opm).
+fn general_yaml_doc(
+    file: &Arc<str>,
+    c: &split::Chunk<'_>,
+) -> Result<(YamlDoc, Option<Diagnostic>), serde_saphyr::Error> {
+    match serde_saphyr::from_str_with_options::<YamlDoc>(c.text, yaml_options(false)) {
+        Ok(d) => Ok((d, None)),
+        Err(e) if is_duplicate_key(&e) => {
+            let warn = yaml_error(
+                file,
+                c,
+                &e,
+                crate::diagnostic::Severity::Warning,
+                "duplicate mapping key; the last value is used, as opm does",
+            );
+            serde_saphyr::from_str_with_options::<YamlDoc>(c.text, yaml_options(true))
+                .map(|d| (d, Some(warn)))
+        }
+        Err(e) => Err(e),
     }
 }
 
