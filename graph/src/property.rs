@@ -181,7 +181,7 @@ pub fn parse(p: &Property) -> Result<PropertyValue, String> {
             PropertyValue::BundleObject(data)
         }
         types::CSV_METADATA => {
-            Object::parse(v, "property.CSVMetadata")?;
+            Object::check(v, "property.CSVMetadata")?;
             PropertyValue::CsvMetadata
         }
         types::CONSTRAINT => PropertyValue::Constraint,

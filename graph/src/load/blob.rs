@@ -10,7 +10,9 @@ use crate::declcfg::{
 };
 use crate::diagnostic::Diagnostic;
 use crate::location::Location;
-use crate::rawjson::{fold_eq, is_null, json_kind, to_raw, unmarshal_error, Object, RawJson};
+use crate::rawjson::{
+    fold_eq, is_null, json_kind, object_items, to_raw, unmarshal_error, Object, RawJson,
+};
 
 use super::doc::DocFields;
 
@@ -184,12 +186,23 @@ fn parse_properties(o: &Object<'_>, go_struct: &str) -> Result<Vec<Property>, St
     let Some(raw) = o.get("properties") else {
         return Ok(Vec::new());
     };
-    list_of(
-        raw,
-        &format!("{go_struct}.properties"),
-        "[]property.Property",
-        |item| {
-            let po = Object::parse(item, "property.Property")?;
+    if is_null(raw) {
+        return Ok(Vec::new());
+    }
+    if json_kind(raw) != "array" {
+        return Err(unmarshal_error(
+            raw,
+            &format!("{go_struct}.properties"),
+            "[]property.Property",
+        ));
+    }
+    // Properties hold the largest values of a catalog: read them in one pass.
+    object_items(raw)?
+        .into_iter()
+        .map(|item| {
+            let po = item.map_err(|kind| {
+                format!("json: cannot unmarshal {kind} into Go value of type property.Property")
+            })?;
             let type_ = str_field(&po, "type", "Property.type")?;
             let value = po.get("value");
             if type_.is_empty() {
@@ -202,8 +215,8 @@ fn parse_properties(o: &Object<'_>, go_struct: &str) -> Result<Vec<Property>, St
                 type_,
                 value: value.to_owned(),
             })
-        },
-    )
+        })
+        .collect()
 }
 
 fn list_of<T>(
