@@ -262,7 +262,7 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> Loaded {
             return error_only(Diagnostic::error(msg).at(&Location::new(file, line).at(line, col)));
         }
     };
-    if let Some(pos) = text.find('\0') {
+    if let Some(pos) = memchr::memchr(0, text.as_bytes()) {
         let (line, col) = LineIndex::new(text).line_col(pos);
         return error_only(
             Diagnostic::error("not a text file (NUL byte); exclude it with an .indexignore file")

@@ -9,12 +9,13 @@ pub(super) fn supported_characters(b: &[u8]) -> bool {
     let mut start = 0;
     while start < b.len() {
         let end = (start + CHUNK).min(b.len());
-        // Branch-free test of the chunk first: plain printable ASCII and line
-        // breaks need no closer look.
-        let mut unusual = false;
-        for &c in &b[start..end] {
-            unusual |= (c.wrapping_sub(0x20) >= 0x5f) & (c != b'\n');
-        }
+        // A branch-free test of the chunk first: printable ASCII and line breaks
+        // need no closer look.
+        let usual = |c: u8| (c.wrapping_sub(0x20) < 0x5f) | (c == b'\n');
+        let unusual = match <&[u8; CHUNK]>::try_from(&b[start..end]) {
+            Ok(chunk) => chunk.iter().fold(false, |any, &c| any | !usual(c)),
+            Err(_) => b[start..end].iter().any(|&c| !usual(c)),
+        };
         if unusual && !supported_bytes(b, start, end) {
             return false;
         }
@@ -65,29 +66,31 @@ impl Line {
 /// directive (the general parser's business).
 pub(super) fn split(text: &str) -> Option<Vec<Line>> {
     let b = text.as_bytes();
-    let mut lines = Vec::with_capacity(b.len() / 32 + 1);
+    let mut lines = Vec::with_capacity(b.len() / 40 + 1);
     let mut start = 0;
-    while start < b.len() {
-        let (end, broken) = match memchr::memchr(b'\n', &b[start..]) {
-            Some(i) => (start + i, true),
-            None => (b.len(), false),
-        };
-        let indent = b[start..end].iter().take_while(|&&c| c == b' ').count();
-        let line = &b[start..end];
-        // Document markers and directives are the general parser's business.
-        if line.first() == Some(&b'%')
-            || ((line.starts_with(b"...") || line.starts_with(b"---"))
-                && line.get(3).is_none_or(|&c| c == b' '))
-        {
-            return None;
-        }
-        lines.push(Line {
-            start,
-            end,
-            indent,
-            broken,
-        });
+    for end in memchr::memchr_iter(b'\n', b) {
+        lines.push(line(b, start, end, true)?);
         start = end + 1;
     }
+    if start < b.len() {
+        lines.push(line(b, start, b.len(), false)?);
+    }
     Some(lines)
+}
+
+/// The line `b[start..end]`, unless it is a document marker or a directive.
+fn line(b: &[u8], start: usize, end: usize, broken: bool) -> Option<Line> {
+    let text = &b[start..end];
+    if text.first() == Some(&b'%')
+        || ((text.starts_with(b"...") || text.starts_with(b"---"))
+            && text.get(3).is_none_or(|&c| c == b' '))
+    {
+        return None;
+    }
+    Some(Line {
+        start,
+        end,
+        indent: text.iter().take_while(|&&c| c == b' ').count(),
+        broken,
+    })
 }

@@ -61,6 +61,7 @@ pub fn parse_document(text: &str) -> Option<YamlDoc> {
         depth: 0,
         nodes: 0,
         scalar_bytes: 0,
+        key_lists: Vec::new(),
     };
     p.document()
 }
@@ -85,6 +86,8 @@ struct Parser<'a> {
     nodes: usize,
     /// Scalar bytes read so far.
     scalar_bytes: usize,
+    /// Emptied key lists of finished mappings, for reuse.
+    key_lists: Vec<Vec<Cow<'a, str>>>,
 }
 
 impl<'a> Parser<'a> {
@@ -180,16 +183,19 @@ impl<'a> Parser<'a> {
         }
         self.enter()?;
         self.count_node()?;
-        let mut fields: Vec<(String, String)> = Vec::new();
+        let mut fields: Vec<(String, String)> = Vec::with_capacity(8);
         let mut entry_lines = Vec::new();
-        let mut keys = KeySet::default();
+        let mut keys = KeySet {
+            list: Vec::new(),
+            set: None,
+        };
         let mut li = first;
         loop {
             let (key, after) = self.key(li, col)?;
             if !keys.insert(key.clone()) {
                 return None;
             }
-            let mut value = String::new();
+            let mut value = String::with_capacity(self.json_size_hint(li, col));
             let next = if fold_eq(&key, "entries") {
                 let mut lines = Vec::new();
                 let next = self.value(li, after, col, &mut value, Some(&mut lines))?;
@@ -238,15 +244,10 @@ impl<'a> Parser<'a> {
         let c = self.at(li, col)?;
         Some(match c {
             b'-' if self.blank_after(li, col) => Kind::Sequence,
-            b'"' | b'\'' => {
-                let mut scratch = String::new();
-                let end = self.quoted(li, col, -1, &mut scratch)?;
-                if end.line == li && self.colon_follows(li, end.col) {
-                    Kind::Mapping
-                } else {
-                    Kind::Scalar
-                }
-            }
+            b'"' | b'\'' => match self.closes_on_line(li, col) {
+                Some(end) if self.colon_follows(li, end) => Kind::Mapping,
+                _ => Kind::Scalar,
+            },
             _ if !self.starts_plain(li, col) => Kind::Scalar,
             _ => {
                 if self.plain_line(li, col).1 == Stop::Colon {
@@ -288,7 +289,10 @@ impl<'a> Parser<'a> {
         self.enter()?;
         self.count_node()?;
         out.push('{');
-        let mut keys = KeySet::default();
+        let mut keys = KeySet {
+            list: self.key_lists.pop().unwrap_or_default(),
+            set: None,
+        };
         let mut first = true;
         loop {
             let (key, after) = self.key(li, col)?;
@@ -307,10 +311,27 @@ impl<'a> Parser<'a> {
                 None => {
                     out.push('}');
                     self.depth -= 1;
+                    let mut list = keys.list;
+                    list.clear();
+                    self.key_lists.push(list);
                     return Some(next);
                 }
             }
         }
+    }
+
+    /// About how many bytes of JSON the value of the mapping member whose key is
+    /// on line `li`, in a mapping at column `col`, makes: the size of its YAML.
+    fn json_size_hint(&self, li: usize, col: usize) -> usize {
+        let start = self.lines.get(li).map_or(0, |l| l.start);
+        let end = (li + 1..self.lines.len())
+            .find(|&j| {
+                let l = self.lines[j];
+                l.indent <= col && !l.is_blank() && self.at(j, l.indent) != Some(b'#')
+            })
+            .map_or(self.text.len(), |j| self.lines[j].start);
+        let size = end.saturating_sub(start);
+        size + size / 8 + 16
     }
 
     /// A block sequence whose entry indicators are at column `col`, the first one
@@ -418,8 +439,7 @@ impl<'a> Parser<'a> {
         let c = self.at(li, col)?;
         let (key, colon) = match c {
             b'"' | b'\'' => {
-                let mut s = String::new();
-                let end = self.quoted(li, col, -1, &mut s)?;
+                let (key, end) = self.quoted(li, col, -1)?;
                 if end.line != li {
                     return None;
                 }
@@ -427,10 +447,6 @@ impl<'a> Parser<'a> {
                 if self.at(li, colon) != Some(b':') || !self.blank_after(li, colon) {
                     return None;
                 }
-                let key = match self.quoted_borrow(li, col, end.col) {
-                    Some(b) => Cow::Borrowed(b),
-                    None => Cow::Owned(s),
-                };
                 (key, colon)
             }
             _ if !self.starts_plain(li, col) => return None,
@@ -462,7 +478,6 @@ impl<'a> Parser<'a> {
 }
 
 /// The keys of one mapping, for duplicate detection.
-#[derive(Default)]
 struct KeySet<'a> {
     list: Vec<Cow<'a, str>>,
     set: Option<HashSet<Cow<'a, str>>>,

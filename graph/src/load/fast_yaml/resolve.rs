@@ -74,50 +74,55 @@ fn general(text: &str) -> Option<YamlDoc> {
     serde_saphyr::from_str_with_options::<YamlDoc>(text, crate::load::yaml_options(false)).ok()
 }
 
+/// Whether JSON needs `c` escaped.
+fn escaped_in_json(c: u8) -> bool {
+    (c < 0x20) | (c == b'"') | (c == b'\\')
+}
+
+/// The position of the first byte JSON needs escaped.
+fn first_escaped(b: &[u8]) -> Option<usize> {
+    const CHUNK: usize = 16;
+    let mut i = 0;
+    // Whole chunks needing no escape are skipped with a branch-free test.
+    while let Some(chunk) = b
+        .get(i..i + CHUNK)
+        .and_then(|c| <&[u8; CHUNK]>::try_from(c).ok())
+    {
+        if chunk.iter().fold(false, |any, &c| any | escaped_in_json(c)) {
+            break;
+        }
+        i += CHUNK;
+    }
+    b.get(i..)?
+        .iter()
+        .position(|&c| escaped_in_json(c))
+        .map(|k| i + k)
+}
+
 /// Append `s` as a JSON string, escaped exactly as serde_json escapes it.
 pub(super) fn push_json_str(out: &mut String, s: &str) {
     out.reserve(s.len() + 2);
     out.push('"');
-    let b = s.as_bytes();
-    let mut run = 0;
-    let mut i = 0;
-    while i < b.len() {
-        // Skip 16 bytes at a time while none needs escaping.
-        if let Some(chunk) = b.get(i..i + 16) {
-            let mut special = false;
-            for &c in chunk {
-                special |= (c < 0x20) | (c == b'"') | (c == b'\\');
-            }
-            if !special {
-                i += 16;
-                continue;
-            }
-        }
-        let c = b[i];
-        let esc: &str = match c {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\t' => "\\t",
-            b'\r' => "\\r",
-            0x08 => "\\b",
-            0x0c => "\\f",
-            0x00..=0x1f => "",
+    let mut rest = s;
+    while let Some(k) = first_escaped(rest.as_bytes()) {
+        // `k` is at an ASCII byte, so both slices are on character boundaries.
+        let (plain, tail) = rest.split_at(k);
+        out.push_str(plain);
+        let c = tail.as_bytes()[0];
+        match c {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\t' => out.push_str("\\t"),
+            b'\r' => out.push_str("\\r"),
+            0x08 => out.push_str("\\b"),
+            0x0c => out.push_str("\\f"),
             _ => {
-                i += 1;
-                continue;
+                let _ = write!(out, "\\u{c:04x}");
             }
-        };
-        // `i` is at an ASCII byte, so both slices end on character boundaries.
-        out.push_str(&s[run..i]);
-        if esc.is_empty() {
-            let _ = write!(out, "\\u{c:04x}");
-        } else {
-            out.push_str(esc);
         }
-        i += 1;
-        run = i;
+        rest = &tail[1..];
     }
-    out.push_str(&s[run..]);
+    out.push_str(rest);
     out.push('"');
 }

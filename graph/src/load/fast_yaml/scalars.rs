@@ -2,6 +2,8 @@
 //! (with every escape), literal and folded block scalars, and the empty flow
 //! collections, each following the general parser's scanner rules exactly.
 
+use std::borrow::Cow;
+
 use super::resolve::{push_json_str, write_plain};
 use super::Parser;
 
@@ -35,27 +37,13 @@ impl<'a> Parser<'a> {
         let c = self.at(li, col)?;
         match c {
             b'"' | b'\'' => {
-                let mut s = String::new();
-                let end = self.quoted(li, col, parent as isize, &mut s)?;
+                let (text, end) = self.quoted(li, col, parent as isize)?;
                 let c2 = self.skip_spaces(end.line, end.col);
                 if self.at(end.line, c2) == Some(b':') || !self.rest_is_comment(end.line, end.col) {
                     return None;
                 }
-                let borrowed = if end.line == li {
-                    self.quoted_borrow(li, col, end.col)
-                } else {
-                    None
-                };
-                match borrowed {
-                    Some(b) => {
-                        self.count_scalar(b.len())?;
-                        push_json_str(out, b);
-                    }
-                    None => {
-                        self.count_scalar(s.len())?;
-                        push_json_str(out, &s);
-                    }
-                }
+                self.count_scalar(text.len())?;
+                push_json_str(out, &text);
                 Some(end.line + 1)
             }
             b'|' | b'>' => {
@@ -100,18 +88,36 @@ impl<'a> Parser<'a> {
             return (col, Stop::Eol, col);
         };
         let b = &self.text.as_bytes()[l.start..l.end];
-        let mut end = col;
-        let mut i = col;
-        while i < b.len() {
-            match b[i] {
-                b' ' => {}
-                b'#' if i > col && b[i - 1] == b' ' => return (end, Stop::Comment, i),
-                b':' if b.get(i + 1).is_none_or(|&n| n == b' ') => return (end, Stop::Colon, i),
-                _ => end = i + 1,
+        // The text ends after its last non-space before `to`.
+        let trimmed = |to: usize| {
+            let mut e = to;
+            while e > col && b[e - 1] == b' ' {
+                e -= 1;
             }
-            i += 1;
+            e
+        };
+        // Short texts are scanned directly; longer ones jump between candidates.
+        let next_candidate = |from: usize| -> Option<usize> {
+            let rest = b.get(from..)?;
+            if rest.len() < 32 {
+                rest.iter().position(|&c| c == b'#' || c == b':')
+            } else {
+                memchr::memchr2(b'#', b':', rest)
+            }
+        };
+        let mut i = col;
+        while let Some(k) = next_candidate(i) {
+            let p = i + k;
+            if b[p] == b'#' {
+                if p > col && b[p - 1] == b' ' {
+                    return (trimmed(p), Stop::Comment, p);
+                }
+            } else if b.get(p + 1).is_none_or(|&n| n == b' ') {
+                return (trimmed(p), Stop::Colon, p);
+            }
+            i = p + 1;
         }
-        (end, Stop::Eol, b.len())
+        (trimmed(b.len()), Stop::Eol, b.len())
     }
 
     /// A plain scalar starting at column `col` of line `li`, possibly continued on
@@ -170,101 +176,102 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// The text of a one-line quoted scalar from column `open` (its quote) to
-    /// `close_end` (just after its closing quote), when it needs no unescaping.
-    pub(super) fn quoted_borrow(
-        &self,
-        li: usize,
-        open: usize,
-        close_end: usize,
-    ) -> Option<&'a str> {
-        let inner = self.slice(li, open + 1, close_end.checked_sub(1)?)?;
-        let quote = self.at(li, open)?;
-        let needs_work = if quote == b'\'' {
-            inner.contains('\'')
-        } else {
-            inner.contains('\\')
-        };
-        (!needs_work).then_some(inner)
+    /// Where the quoted scalar opening at column `col` of line `li` closes, if it
+    /// closes on that line: the column just after its closing quote. (Only a
+    /// first look: escapes are skipped, not checked.)
+    pub(super) fn closes_on_line(&self, li: usize, col: usize) -> Option<usize> {
+        let l = self.line(li)?;
+        let b = &self.text.as_bytes()[l.start..l.end];
+        let quote = *b.get(col)?;
+        let mut i = col + 1;
+        while i < b.len() {
+            match b[i] {
+                b'\\' if quote == b'"' => i += 2,
+                b'\'' if quote == b'\'' && b.get(i + 1) == Some(&b'\'') => i += 2,
+                c if c == quote => return Some(i + 1),
+                _ => i += 1,
+            }
+        }
+        None
     }
 
     /// A single- or double-quoted scalar whose opening quote is at column `col` of
-    /// line `li`, appended unescaped and folded to `out`. `parent` is the
-    /// indentation of the enclosing block collection (-1: only one line allowed
-    /// to matter, as for keys). Returns where it ends.
+    /// line `li`: its text, unescaped and folded (borrowed from the document when
+    /// it needs neither), and where it ends. `parent` is the indentation of the
+    /// enclosing block collection (-1 when any indentation will do, as for keys,
+    /// which must fit on one line anyway).
     pub(super) fn quoted(
         &self,
         li: usize,
         col: usize,
         parent: isize,
-        out: &mut String,
-    ) -> Option<QuotedEnd> {
+    ) -> Option<(Cow<'a, str>, QuotedEnd)> {
         let single = self.at(li, col)? == b'\'';
+        let text = self.text;
+        // The text so far, once it differs from the source.
+        let mut out: Option<String> = None;
         let mut li = li;
         let mut i = col + 1;
         loop {
             let l = self.line(li)?;
-            let b = &self.text.as_bytes()[l.start..l.end];
-            // Content of this line up to the closing quote or the line's end.
-            let mut ws_start: Option<usize> = None; // raw blanks not yet known to be content
+            let b = &text.as_bytes()[l.start..l.end];
+            let raw = |from: usize, to: usize| text.get(l.start + from..l.start + to);
+            // Raw blanks not yet known to be content (dropped before a line break).
+            let mut ws_start: Option<usize> = None;
             let mut escaped_break = false;
-            let mut run = i; // start of the text not yet copied
+            let mut run = i; // start of the source text not yet copied
             while i < b.len() {
                 let c = b[i];
                 if c == b' ' {
-                    if ws_start.is_none() {
-                        ws_start = Some(out.len() + (i - run));
-                    }
+                    ws_start.get_or_insert(i);
                     i += 1;
                     continue;
                 }
-                if single && c == b'\'' {
-                    out.push_str(self.text.get(l.start + run..l.start + i)?);
-                    if b.get(i + 1) == Some(&b'\'') {
-                        out.push('\'');
-                        i += 2;
-                        run = i;
-                        ws_start = None;
-                        continue;
-                    }
-                    return Some(QuotedEnd {
+                let closing = if single { c == b'\'' } else { c == b'"' };
+                if closing && !(single && b.get(i + 1) == Some(&b'\'')) {
+                    let end = QuotedEnd {
                         line: li,
                         col: i + 1,
+                    };
+                    let piece = raw(run, i)?;
+                    return Some(match out {
+                        None => (Cow::Borrowed(piece), end),
+                        Some(mut o) => {
+                            o.push_str(piece);
+                            (Cow::Owned(o), end)
+                        }
                     });
                 }
-                if !single && c == b'"' {
-                    out.push_str(self.text.get(l.start + run..l.start + i)?);
-                    return Some(QuotedEnd {
-                        line: li,
-                        col: i + 1,
-                    });
-                }
-                if !single && c == b'\\' {
-                    out.push_str(self.text.get(l.start + run..l.start + i)?);
+                if closing || (!single && c == b'\\') {
+                    let o = out.get_or_insert_with(String::new);
+                    o.push_str(raw(run, i)?);
                     ws_start = None;
-                    if i + 1 == b.len() {
+                    if closing {
+                        // A doubled single quote.
+                        o.push('\'');
+                        i += 2;
+                    } else if i + 1 == b.len() {
                         // An escaped line break: nothing is added for it.
                         escaped_break = true;
                         i += 1;
                         run = i;
                         break;
+                    } else {
+                        let (ch, used) = unescape(&b[i + 1..])?;
+                        o.push(ch);
+                        i += 1 + used;
                     }
-                    let (ch, used) = unescape(&b[i + 1..])?;
-                    out.push(ch);
-                    i += 1 + used;
                     run = i;
                     continue;
                 }
                 ws_start = None;
                 i += 1;
             }
-            // End of the line inside the scalar.
+            // End of the line inside the scalar: from here on the text is folded.
+            let o = out.get_or_insert_with(String::new);
             if !escaped_break {
-                out.push_str(self.text.get(l.start + run..l.start + b.len())?);
                 // Blanks before a line break are dropped.
-                if let Some(ws) = ws_start {
-                    out.truncate(ws);
-                }
+                o.push_str(raw(run, ws_start.unwrap_or(b.len()))?);
             }
             if !l.broken {
                 return None; // unterminated
@@ -294,9 +301,9 @@ impl<'a> Parser<'a> {
                 return None;
             }
             if !escaped_break && empty == 0 {
-                out.push(' ');
+                o.push(' ');
             } else {
-                out.extend(std::iter::repeat_n('\n', empty));
+                o.extend(std::iter::repeat_n('\n', empty));
             }
             li = j;
             i = cont.indent;

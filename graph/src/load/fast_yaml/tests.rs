@@ -562,6 +562,15 @@ mod round_trip {
             prop_assert!(same(&Value::Object(back), &doc), "{}", text);
         }
 
+        /// JSON strings come out exactly as serde_json writes them, whatever
+        /// the mix of plain runs and characters to escape.
+        #[test]
+        fn escaping_matches_serde_json(s in "([a-z ]{0,20}|[\\x00-\\x1f\"\\\\\\x7f]|\\PC){0,40}") {
+            let mut out = String::new();
+            push_json_str(&mut out, &s);
+            prop_assert_eq!(out, serde_json::to_string(&s).unwrap());
+        }
+
         /// Arbitrary documents made of catalog-like lines: never a wrong answer.
         #[test]
         fn line_soup_never_disagrees(lines in proptest::collection::vec(
