@@ -18,7 +18,12 @@ pub type RawJson = Box<RawValue>;
 
 /// The JSON type of a raw value, named as Go's decoder names it in errors.
 pub fn json_kind(raw: &RawValue) -> &'static str {
-    match raw.get().trim_start().as_bytes().first() {
+    kind_of(raw.get())
+}
+
+/// The JSON type of valid JSON text, named as Go's decoder names it in errors.
+pub fn kind_of(json: &str) -> &'static str {
+    match json.trim_start().as_bytes().first() {
         Some(b'{') => "object",
         Some(b'[') => "array",
         Some(b'"') => "string",
@@ -141,10 +146,11 @@ pub fn unmarshal_error(raw: &RawValue, field: &str, go_type: &str) -> String {
     )
 }
 
-/// Read a JSON array whose items should be objects, in one pass: each item's
-/// members, or the JSON type it has instead (named as [`json_kind`] names it).
-pub fn object_items(raw: &RawValue) -> Result<Vec<Result<Object<'_>, &'static str>>, String> {
-    let items: Vec<Item<'_>> = serde_json::from_str(raw.get()).map_err(|e| e.to_string())?;
+/// Read a JSON array whose items should be objects, in one pass (which also
+/// validates the text): each item's members, or the JSON type it has instead
+/// (named as [`json_kind`] names it).
+pub fn object_items(json: &str) -> Result<Vec<Result<Object<'_>, &'static str>>, String> {
+    let items: Vec<Item<'_>> = serde_json::from_str(json).map_err(|e| e.to_string())?;
     Ok(items
         .into_iter()
         .map(|i| match i {
@@ -498,7 +504,7 @@ mod tests {
     #[test]
     fn object_items_read_objects_and_name_the_rest() {
         let r = raw(r#"[{"a":1,"b":[2]},null,"s",3,-1.5,true,[{}],{}]"#);
-        let items = object_items(&r).unwrap();
+        let items = object_items(r.get()).unwrap();
         let kinds: Vec<&str> = items
             .iter()
             .map(|i| match i {
