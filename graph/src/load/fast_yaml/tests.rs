@@ -571,6 +571,40 @@ mod round_trip {
             prop_assert_eq!(out, serde_json::to_string(&s).unwrap());
         }
 
+        /// Documents made of YAML-significant characters: never a wrong answer.
+        #[test]
+        fn character_soup_never_disagrees(text in "[a: \\-#'\"|>\\n\\[\\]{}\\\\1.?&*!~+,%@`\\u{e9}]{0,60}") {
+            if let Some(f) = parse_document(&text) {
+                prop_assert_eq!(Some(f), general(&text).ok(), "{:?}", text);
+            }
+        }
+
+        /// Documents made of varied YAML lines, including multi-line scalars
+        /// pieces and odd indentation: never a wrong answer.
+        #[test]
+        fn rich_line_soup_never_disagrees(lines in proptest::collection::vec(
+            (proptest::sample::select(&[0usize, 0, 0, 0, 2, 2, 2, 4, 4, 1, 3, 6][..]), proptest::sample::select(&[
+                "a:", "b: x", "- c", "-", "- - d", "-   e: 1", "f: |", "g: |-", "h: |+", "i: >",
+                "j: >-", "k: |2", "l: >1+", "m: '", "n: \"", "'", "\"", "o'", "p\"", "q: 'r s'",
+                "t: \"u\\\"v\"", "w: \"x\\", "y: 'z''a'", "# c", "", " ", "   ", "b1: []",
+                "b2: {}", "b3: x y", "b4: x  y ", "b5: 1.5", "b6: yes", "b7: ~", "b8: 0x1F", "x",
+                "y z", "'k1': 1", "\"k2\": 2", "k3 : 3", "k4: v #c", "k5: v#c", "k6:#c",
+                "entries:", "- name: n", "  replaces: r", "skips:", "- s1", "text", "more text",
+                "- |", "- >-", "- 'q", "q2'", "\"", "\\n", "k7: a: b", "? k8", ": v8",
+                "k9: &a 1", "k10: *a", "k11: !t x", "k12: [1]", "- {}", "k13: -x", "k14: - x",
+                "ü: é", "k15: 'a\\b'", "k16: \"\\u00e9\\t\"",
+            ][..])),
+            1..10,
+        )) {
+            let text: String = lines
+                .iter()
+                .map(|(ind, l)| format!("{}{l}\n", " ".repeat(*ind)))
+                .collect();
+            if let Some(f) = parse_document(&text) {
+                prop_assert_eq!(Some(f), general(&text).ok(), "{}", text);
+            }
+        }
+
         /// Arbitrary documents made of catalog-like lines: never a wrong answer.
         #[test]
         fn line_soup_never_disagrees(lines in proptest::collection::vec(
