@@ -181,7 +181,7 @@ pub fn parse(p: &Property) -> Result<PropertyValue, String> {
             PropertyValue::BundleObject(data)
         }
         types::CSV_METADATA => {
-            Object::parse(v, "property.CSVMetadata")?;
+            Object::check(v, "property.CSVMetadata")?;
             PropertyValue::CsvMetadata
         }
         types::CONSTRAINT => PropertyValue::Constraint,
@@ -239,14 +239,15 @@ pub fn decode_go_base64(data: &str) -> Result<Vec<u8>, String> {
             .with_decode_allow_trailing_bits(true)
             .with_decode_padding_mode(DecodePaddingMode::RequireCanonical),
     );
-    let cleaned: std::borrow::Cow<'_, str> = if data.contains(['\r', '\n']) {
-        data.chars()
-            .filter(|c| *c != '\r' && *c != '\n')
-            .collect::<String>()
-            .into()
-    } else {
-        data.into()
-    };
+    let cleaned: std::borrow::Cow<'_, str> =
+        if memchr::memchr2(b'\r', b'\n', data.as_bytes()).is_some() {
+            data.chars()
+                .filter(|c| *c != '\r' && *c != '\n')
+                .collect::<String>()
+                .into()
+        } else {
+            data.into()
+        };
     GO_STD.decode(cleaned.as_bytes()).map_err(|e| {
         let at = match e {
             base64::DecodeError::InvalidByte(at, _)

@@ -18,7 +18,12 @@ pub type RawJson = Box<RawValue>;
 
 /// The JSON type of a raw value, named as Go's decoder names it in errors.
 pub fn json_kind(raw: &RawValue) -> &'static str {
-    match raw.get().trim_start().as_bytes().first() {
+    kind_of(raw.get())
+}
+
+/// The JSON type of valid JSON text, named as Go's decoder names it in errors.
+pub fn kind_of(json: &str) -> &'static str {
+    match json.trim_start().as_bytes().first() {
         Some(b'{') => "object",
         Some(b'[') => "array",
         Some(b'"') => "string",
@@ -53,6 +58,20 @@ impl<'a> Object<'a> {
         }
         let fields: Pairs<'a> = serde_json::from_str(raw.get()).map_err(|e| e.to_string())?;
         Ok(Object { fields: fields.0 })
+    }
+
+    /// Check that `raw` is an object, failing as [`Object::parse`] would, without
+    /// reading its members: for valid JSON within serde_json's nesting limit
+    /// (which the loader guarantees) reading them cannot fail.
+    pub fn check(raw: &RawValue, go_type: &str) -> Result<(), String> {
+        if json_kind(raw) != "object" {
+            return Err(format!(
+                "json: cannot unmarshal {} into Go value of type {}",
+                json_kind(raw),
+                go_type
+            ));
+        }
+        Ok(())
     }
 
     /// The value of `key`, matched as Go matches struct fields: case-insensitively,
@@ -125,6 +144,69 @@ pub fn unmarshal_error(raw: &RawValue, field: &str, go_type: &str) -> String {
         field,
         go_type
     )
+}
+
+/// Read a JSON array whose items should be objects, in one pass (which also
+/// validates the text): each item's members, or the JSON type it has instead
+/// (named as [`json_kind`] names it).
+pub fn object_items(json: &str) -> Result<Vec<Result<Object<'_>, &'static str>>, String> {
+    let items: Vec<Item<'_>> = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    Ok(items
+        .into_iter()
+        .map(|i| match i {
+            Item::Object(fields) => Ok(Object { fields }),
+            Item::Other(kind) => Err(kind),
+        })
+        .collect())
+}
+
+/// One array item for [`object_items`].
+enum Item<'a> {
+    Object(Vec<(String, &'a RawValue)>),
+    Other(&'static str),
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Item<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = Item<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Item<'a>, A::Error> {
+                let mut out = Vec::new();
+                while let Some(k) = map.next_key::<String>()? {
+                    let v: &'a RawValue = map.next_value()?;
+                    out.push((k, v));
+                }
+                Ok(Item::Object(out))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Item<'a>, A::Error> {
+                while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+                Ok(Item::Other("array"))
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Item<'a>, E> {
+                Ok(Item::Other("string"))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Item<'a>, E> {
+                Ok(Item::Other("bool"))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Item<'a>, E> {
+                Ok(Item::Other("null"))
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Item<'a>, E> {
+                Ok(Item::Other("number"))
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Item<'a>, E> {
+                Ok(Item::Other("number"))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Item<'a>, E> {
+                Ok(Item::Other("number"))
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
 }
 
 struct Pairs<'a>(Vec<(String, &'a RawValue)>);
@@ -417,6 +499,31 @@ mod tests {
             Object::parse(&arr, "property.Package").unwrap_err(),
             "json: cannot unmarshal array into Go value of type property.Package"
         );
+    }
+
+    #[test]
+    fn object_items_read_objects_and_name_the_rest() {
+        let r = raw(r#"[{"a":1,"b":[2]},null,"s",3,-1.5,true,[{}],{}]"#);
+        let items = object_items(r.get()).unwrap();
+        let kinds: Vec<&str> = items
+            .iter()
+            .map(|i| match i {
+                Ok(_) => "object",
+                Err(k) => k,
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            vec!["object", "null", "string", "number", "number", "bool", "array", "object"]
+        );
+        let first = items[0].as_ref().unwrap();
+        assert_eq!(first.get("b").map(RawValue::get), Some("[2]"));
+        let item_kinds: Vec<&str> = serde_json::from_str::<Vec<&RawValue>>(r.get())
+            .unwrap()
+            .into_iter()
+            .map(json_kind)
+            .collect();
+        assert_eq!(kinds, item_kinds);
     }
 
     #[test]

@@ -10,9 +10,11 @@ use crate::declcfg::{
 };
 use crate::diagnostic::Diagnostic;
 use crate::location::Location;
-use crate::rawjson::{fold_eq, is_null, json_kind, to_raw, unmarshal_error, Object, RawJson};
+use crate::rawjson::{
+    fold_eq, is_null, json_kind, kind_of, object_items, to_raw, unmarshal_error, Object,
+};
 
-use super::doc::DocFields;
+use super::doc::{DocFields, FieldValue};
 
 /// A typed blob.
 #[derive(Debug)]
@@ -79,17 +81,36 @@ pub fn to_blob(
             }
         }
     }
-    let obj = Object {
-        fields: doc.fields.iter().map(|(k, v)| (k.clone(), &**v)).collect(),
-    };
+    if known.is_empty() {
+        return Ok(Blob::Other(Meta {
+            schema,
+            package,
+            name,
+            blob: to_raw(&canonical_object(&doc.fields)),
+            location: loc.clone(),
+        }));
+    }
+    // `properties` (matched as Go matches struct fields: case-insensitively, the
+    // last one winning) holds the largest values: it is read straight from its
+    // text, in one pass; the other members are checked as raw JSON.
+    let is_properties = |k: &str| fold_eq(k, "properties");
+    let props = doc.fields.iter().rev().find(|(k, _)| is_properties(k));
+    let props = props.map(|(_, v)| v);
+    let mut fields = Vec::with_capacity(doc.fields.len());
+    for (k, v) in &doc.fields {
+        if !is_properties(k) {
+            fields.push((k.clone(), v.raw()?));
+        }
+    }
+    let obj = Object { fields };
     match schema.as_str() {
-        schema::PACKAGE => parse_package(&obj, loc)
+        schema::PACKAGE => parse_package(&obj, props, loc)
             .map(Blob::Package)
             .map_err(|e| format!("parse package: {e}")),
-        schema::CHANNEL => parse_channel(&obj, &doc.entry_lines, loc, warnings)
+        schema::CHANNEL => parse_channel(&obj, props, &doc.entry_lines, loc, warnings)
             .map(Blob::Channel)
             .map_err(|e| format!("parse channel: {e}")),
-        schema::BUNDLE => parse_bundle(&obj, loc)
+        schema::BUNDLE => parse_bundle(&obj, props, loc)
             .map(Blob::Bundle)
             .map_err(|e| format!("parse bundle: {e}")),
         schema::DEPRECATIONS => parse_deprecation(&obj, loc)
@@ -106,7 +127,7 @@ pub fn to_blob(
 }
 
 /// opm rejects a blob whose keys differ only in case (`name` and `Name`).
-fn check_folded_duplicates(fields: &[(String, RawJson)]) -> Result<(), String> {
+fn check_folded_duplicates<V>(fields: &[(String, V)]) -> Result<(), String> {
     let mut groups: BTreeMap<String, Vec<&str>> = BTreeMap::new();
     for (k, _) in fields {
         let g = groups.entry(k.to_lowercase()).or_default();
@@ -129,10 +150,11 @@ fn check_folded_duplicates(fields: &[(String, RawJson)]) -> Result<(), String> {
     }
 }
 
-fn meta_string(fields: &[(String, RawJson)], key: &str) -> Result<String, String> {
+fn meta_string(fields: &[(String, FieldValue)], key: &str) -> Result<String, String> {
     let Some((k, v)) = fields.iter().rev().find(|(k, _)| fold_eq(k, key)) else {
         return Ok(String::new());
     };
+    let v = v.raw()?;
     if json_kind(v) == "string" {
         return serde_json::from_str(v.get()).map_err(|e| e.to_string());
     }
@@ -153,11 +175,12 @@ fn meta_string(fields: &[(String, RawJson)], key: &str) -> Result<String, String
 }
 
 /// The object with keys sorted, as opm re-encodes every blob.
-fn canonical_object(fields: &[(String, RawJson)]) -> serde_json::Value {
+fn canonical_object(fields: &[(String, FieldValue)]) -> serde_json::Value {
     let mut map = serde_json::Map::new();
     for (k, v) in fields {
         // Depth was checked when the document was read, so this cannot fail.
-        let value = crate::rawjson::canonical_value(v).unwrap_or(serde_json::Value::Null);
+        // (serde_json's Value keeps maps sorted by key in this build.)
+        let value = serde_json::from_str(v.text()).unwrap_or(serde_json::Value::Null);
         map.insert(k.clone(), value);
     }
     serde_json::Value::Object(map)
@@ -180,16 +203,26 @@ fn str_field(o: &Object<'_>, key: &str, go: &str) -> Result<String, String> {
     Ok(o.string(key, go)?.unwrap_or_default())
 }
 
-fn parse_properties(o: &Object<'_>, go_struct: &str) -> Result<Vec<Property>, String> {
-    let Some(raw) = o.get("properties") else {
+fn parse_properties(props: Option<&FieldValue>, go_struct: &str) -> Result<Vec<Property>, String> {
+    let Some(text) = props.map(FieldValue::text) else {
         return Ok(Vec::new());
     };
-    list_of(
-        raw,
-        &format!("{go_struct}.properties"),
-        "[]property.Property",
-        |item| {
-            let po = Object::parse(item, "property.Property")?;
+    let kind = kind_of(text);
+    if kind == "null" {
+        return Ok(Vec::new());
+    }
+    if kind != "array" {
+        return Err(format!(
+            "json: cannot unmarshal {kind} into Go struct field {go_struct}.properties of type []property.Property"
+        ));
+    }
+    // Properties hold the largest values of a catalog: read them in one pass.
+    object_items(text)?
+        .into_iter()
+        .map(|item| {
+            let po = item.map_err(|kind| {
+                format!("json: cannot unmarshal {kind} into Go value of type property.Property")
+            })?;
             let type_ = str_field(&po, "type", "Property.type")?;
             let value = po.get("value");
             if type_.is_empty() {
@@ -202,8 +235,8 @@ fn parse_properties(o: &Object<'_>, go_struct: &str) -> Result<Vec<Property>, St
                 type_,
                 value: value.to_owned(),
             })
-        },
-    )
+        })
+        .collect()
 }
 
 fn list_of<T>(
@@ -222,7 +255,11 @@ fn list_of<T>(
     items.into_iter().map(&mut each).collect()
 }
 
-fn parse_package(o: &Object<'_>, loc: &Location) -> Result<Package, String> {
+fn parse_package(
+    o: &Object<'_>,
+    props: Option<&FieldValue>,
+    loc: &Location,
+) -> Result<Package, String> {
     let icon = match o.get("icon") {
         None => None,
         Some(raw) if is_null(raw) => None,
@@ -243,7 +280,7 @@ fn parse_package(o: &Object<'_>, loc: &Location) -> Result<Package, String> {
         default_channel: str_field(o, "defaultChannel", "Package.defaultChannel")?,
         icon,
         description: str_field(o, "description", "Package.description")?,
-        properties: parse_properties(o, "Package")?,
+        properties: parse_properties(props, "Package")?,
         location: loc.clone(),
     })
 }
@@ -254,6 +291,7 @@ fn base64_check(data: &str) -> Result<(), String> {
 
 fn parse_channel(
     o: &Object<'_>,
+    props: Option<&FieldValue>,
     entry_lines: &[u32],
     loc: &Location,
     warnings: &mut Vec<Diagnostic>,
@@ -312,7 +350,7 @@ fn parse_channel(
         })?,
     };
     Ok(Channel {
-        properties: parse_properties(o, "Channel")?,
+        properties: parse_properties(props, "Channel")?,
         name,
         package,
         entries,
@@ -320,7 +358,11 @@ fn parse_channel(
     })
 }
 
-fn parse_bundle(o: &Object<'_>, loc: &Location) -> Result<Bundle, String> {
+fn parse_bundle(
+    o: &Object<'_>,
+    props: Option<&FieldValue>,
+    loc: &Location,
+) -> Result<Bundle, String> {
     let related_images = match o.get("relatedImages") {
         None => Vec::new(),
         Some(raw) => list_of(
@@ -348,7 +390,7 @@ fn parse_bundle(o: &Object<'_>, loc: &Location) -> Result<Bundle, String> {
         name: str_field(o, "name", "Bundle.name")?,
         package: str_field(o, "package", "Bundle.package")?,
         image: str_field(o, "image", "Bundle.image")?,
-        properties: parse_properties(o, "Bundle")?,
+        properties: parse_properties(props, "Bundle")?,
         related_images,
         location: loc.clone(),
     })
@@ -415,7 +457,12 @@ mod tests {
         DocFields {
             fields: pairs
                 .iter()
-                .map(|(k, v)| (k.to_string(), raw_from_string(v.to_string())))
+                .map(|(k, v)| {
+                    (
+                        k.to_string(),
+                        FieldValue::Raw(raw_from_string(v.to_string())),
+                    )
+                })
                 .collect(),
             entry_lines: Vec::new(),
         }

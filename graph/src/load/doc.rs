@@ -11,18 +11,45 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::location::to_u32;
-use crate::rawjson::{
-    fold_eq, json_kind, raw_from_string, JsonWriter, KeyWriter, RawJson, Transcoded,
-};
+use crate::rawjson::{fold_eq, json_kind, JsonWriter, KeyWriter, RawJson, Transcoded};
 
-/// A document's top-level members, as raw JSON, with the 1-based lines (in the file)
+/// A document's top-level members, as JSON, with the 1-based lines (in the file)
 /// of the items of its `entries` member when known.
 #[derive(Debug)]
 pub struct DocFields {
     /// Members in input order.
-    pub fields: Vec<(String, RawJson)>,
+    pub fields: Vec<(String, FieldValue)>,
     /// File line of each `entries` item, when the document has such a sequence.
     pub entry_lines: Vec<u32>,
+}
+
+/// A member's value.
+#[derive(Debug)]
+pub enum FieldValue {
+    /// Raw JSON (from a JSON document).
+    Raw(RawJson),
+    /// JSON text written while reading a YAML document, valid by construction.
+    /// It is parsed only where it is used, so that the largest members are read
+    /// in a single pass.
+    Text(String),
+}
+
+impl FieldValue {
+    /// The JSON text.
+    pub fn text(&self) -> &str {
+        match self {
+            FieldValue::Raw(r) => r.get(),
+            FieldValue::Text(t) => t,
+        }
+    }
+
+    /// The value as raw JSON (text is checked on the way).
+    pub fn raw(&self) -> Result<&RawValue, String> {
+        match self {
+            FieldValue::Raw(r) => Ok(r),
+            FieldValue::Text(t) => serde_json::from_str(t).map_err(|e| e.to_string()),
+        }
+    }
 }
 
 /// A document that is not an object, named by its JSON type (`array`, `string`,
@@ -61,7 +88,7 @@ pub fn json_doc(
         fields: obj
             .fields
             .into_iter()
-            .map(|(k, v)| (k, v.to_owned()))
+            .map(|(k, v)| (k, FieldValue::Raw(v.to_owned())))
             .collect(),
         entry_lines,
     })
@@ -76,7 +103,7 @@ pub fn offset_in(whole: &str, part: &str) -> Option<usize> {
 
 /// A YAML document as read by serde-saphyr: either its members or what it was
 /// instead of a mapping.
-#[derive(Debug)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum YamlDoc {
     /// A mapping.
     Object {
@@ -100,7 +127,7 @@ impl YamlDoc {
             } => Ok(DocFields {
                 fields: fields
                     .into_iter()
-                    .map(|(k, v)| (k, raw_from_string(v)))
+                    .map(|(k, v)| (k, FieldValue::Text(v)))
                     .collect(),
                 entry_lines: entry_lines
                     .into_iter()
@@ -242,7 +269,7 @@ mod tests {
         let f = d.into_fields(10).unwrap();
         assert_eq!(f.entry_lines, vec![13, 14]);
         assert_eq!(
-            f.fields[2].1.get(),
+            f.fields[2].1.text(),
             r#"[{"name":"a"},{"name":"b","replaces":"a"}]"#
         );
     }

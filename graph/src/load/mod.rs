@@ -20,6 +20,7 @@
 
 pub mod blob;
 pub mod doc;
+pub mod fast_yaml;
 pub mod split;
 
 use std::io::Read;
@@ -261,7 +262,7 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> Loaded {
             return error_only(Diagnostic::error(msg).at(&Location::new(file, line).at(line, col)));
         }
     };
-    if let Some(pos) = text.find('\0') {
+    if let Some(pos) = memchr::memchr(0, text.as_bytes()) {
         let (line, col) = LineIndex::new(text).line_col(pos);
         return error_only(
             Diagnostic::error("not a text file (NUL byte); exclude it with an .indexignore file")
@@ -417,20 +418,11 @@ fn yaml_doc(file: &Arc<str>, c: &split::Chunk<'_>) -> DocResult {
             .at(&loc),
         ));
     }
-    let parsed = match serde_saphyr::from_str_with_options::<YamlDoc>(c.text, yaml_options(false)) {
-        Ok(d) => Ok((d, None)),
-        Err(e) if is_duplicate_key(&e) => {
-            let warn = yaml_error(
-                file,
-                c,
-                &e,
-                crate::diagnostic::Severity::Warning,
-                "duplicate mapping key; the last value is used, as opm does",
-            );
-            serde_saphyr::from_str_with_options::<YamlDoc>(c.text, yaml_options(true))
-                .map(|d| (d, Some(warn)))
-        }
-        Err(e) => Err(e),
+    // Catalog YAML almost always stays within the subset the fast reader handles;
+    // anything else (and every error) goes to the general parser.
+    let parsed = match fast_yaml::parse_document(c.text) {
+        Some(d) => Ok((d, None)),
+        None => general_yaml_doc(file, c),
     };
     match parsed {
         Ok((d, warn)) => {
@@ -446,6 +438,29 @@ fn yaml_doc(file: &Arc<str>, c: &split::Chunk<'_>) -> DocResult {
             crate::diagnostic::Severity::Error,
             "",
         ))),
+    }
+}
+
+/// Parse a document with the general YAML parser; a duplicate key is a warning
+/// (the last value wins, as with opm).
+fn general_yaml_doc(
+    file: &Arc<str>,
+    c: &split::Chunk<'_>,
+) -> Result<(YamlDoc, Option<Diagnostic>), serde_saphyr::Error> {
+    match serde_saphyr::from_str_with_options::<YamlDoc>(c.text, yaml_options(false)) {
+        Ok(d) => Ok((d, None)),
+        Err(e) if is_duplicate_key(&e) => {
+            let warn = yaml_error(
+                file,
+                c,
+                &e,
+                crate::diagnostic::Severity::Warning,
+                "duplicate mapping key; the last value is used, as opm does",
+            );
+            serde_saphyr::from_str_with_options::<YamlDoc>(c.text, yaml_options(true))
+                .map(|d| (d, Some(warn)))
+        }
+        Err(e) => Err(e),
     }
 }
 

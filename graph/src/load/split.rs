@@ -38,34 +38,37 @@ pub fn split_yaml(text: &str) -> Result<Vec<Chunk<'_>>, BadSeparator> {
     let mut chunks = Vec::new();
     let mut start = 0usize;
     let mut start_line = 1u32;
-    let mut line_no = 0u32;
-    let mut pos = 0usize;
-    while pos < text.len() {
-        line_no += 1;
-        let end = match text[pos..].find('\n') {
+    let b = text.as_bytes();
+    // Only lines beginning with `---` matter: find them directly (the first line,
+    // and every line break followed by `---`), counting line breaks on the way.
+    let first = b.starts_with(b"---").then_some(0);
+    let later = memchr::memmem::find_iter(b, b"\n---").map(|p| p + 1);
+    let mut counted = 0usize;
+    let mut line_no = 1u32;
+    for pos in first.into_iter().chain(later) {
+        line_no += crate::location::to_u32(memchr::memchr_iter(b'\n', &b[counted..pos]).count());
+        counted = pos;
+        let end = match memchr::memchr(b'\n', &b[pos..]) {
             Some(i) => pos + i + 1,
             None => text.len(),
         };
-        let line = &text[pos..end];
-        if let Some(rest) = line.strip_prefix("---") {
-            let trimmed = rest.trim();
-            if !trimmed.is_empty() && !trimmed.starts_with('#') {
-                return Err(BadSeparator {
-                    line: line_no,
-                    trailing: trimmed.to_owned(),
-                });
-            }
-            if pos > start {
-                chunks.push(Chunk {
-                    text: &text[start..pos],
-                    first_line: start_line,
-                    offset: start,
-                });
-            }
-            start = end;
-            start_line = line_no + 1;
+        let rest = &text[pos + 3..end];
+        let trimmed = rest.trim();
+        if !trimmed.is_empty() && !trimmed.starts_with('#') {
+            return Err(BadSeparator {
+                line: line_no,
+                trailing: trimmed.to_owned(),
+            });
         }
-        pos = end;
+        if pos > start {
+            chunks.push(Chunk {
+                text: &text[start..pos],
+                first_line: start_line,
+                offset: start,
+            });
+        }
+        start = end;
+        start_line = line_no + 1;
     }
     if text.len() > start {
         chunks.push(Chunk {
@@ -127,6 +130,71 @@ mod tests {
         assert_eq!(e.line, 2);
         assert_eq!(e.trailing, "{b: 2}");
         assert!(split_yaml("----\n").is_err());
+    }
+
+    /// The line-by-line reading the splitter must agree with.
+    fn split_by_lines(text: &str) -> Result<Vec<Chunk<'_>>, BadSeparator> {
+        let mut chunks = Vec::new();
+        let (mut start, mut start_line, mut line_no, mut pos) = (0usize, 1u32, 0u32, 0usize);
+        while pos < text.len() {
+            line_no += 1;
+            let end = text[pos..].find('\n').map_or(text.len(), |i| pos + i + 1);
+            if let Some(rest) = text[pos..end].strip_prefix("---") {
+                let trimmed = rest.trim();
+                if !trimmed.is_empty() && !trimmed.starts_with('#') {
+                    let trailing = trimmed.to_owned();
+                    return Err(BadSeparator {
+                        line: line_no,
+                        trailing,
+                    });
+                }
+                if pos > start {
+                    let (text, first_line, offset) = (&text[start..pos], start_line, start);
+                    chunks.push(Chunk {
+                        text,
+                        first_line,
+                        offset,
+                    });
+                }
+                start = end;
+                start_line = line_no + 1;
+            }
+            pos = end;
+        }
+        if text.len() > start {
+            let (text, first_line, offset) = (&text[start..], start_line, start);
+            chunks.push(Chunk {
+                text,
+                first_line,
+                offset,
+            });
+        }
+        Ok(chunks)
+    }
+
+    #[test]
+    fn agrees_with_line_by_line_reading() {
+        use proptest::prelude::*;
+        let line = proptest::sample::select(
+            &[
+                "---", "--- ", "--- # c", "---x", "----", " ---", "a: 1", "", "# c", "--", "--- a",
+                "-", "---\r", "ü: ---",
+            ][..],
+        );
+        let mut runner = proptest::test_runner::TestRunner::default();
+        runner
+            .run(
+                &(proptest::collection::vec(line, 0..12), any::<bool>()),
+                |(lines, final_break)| {
+                    let mut text = lines.join("\n");
+                    if final_break {
+                        text.push('\n');
+                    }
+                    prop_assert_eq!(split_yaml(&text), split_by_lines(&text));
+                    Ok(())
+                },
+            )
+            .unwrap();
     }
 
     #[test]
