@@ -3,7 +3,7 @@
 //! The same [`Spec`] always gives the same catalog. Each package has a `stable`
 //! channel holding all its bundles along a `replaces` chain, with every fifth entry
 //! replacing two back and skipping the one in between (a skips fan) and every tenth carrying a
-//! `skipRange` over the older versions, plus a `fast` channel with the newest
+//! `skipRange` over the ten versions before it (as real operators cover the previous minor), plus a `fast` channel with the newest
 //! bundles. Bundles provide an API named after their package; with
 //! `chain_depth > 0`, packages form dependency chains of that depth through
 //! `olm.gvk.required` (and every seventh bundle also requires a package range).
@@ -161,7 +161,9 @@ pub fn generate(spec: &Spec) -> DeclarativeConfig {
                 _ if fan => Some(bundle_name(i, j - 2)),
                 _ => Some(bundle_name(i, j - 1)),
             };
-            let skip_range = (j > 0 && j % 10 == 0).then(|| format!(">=1.0.0 <{}", version(j)));
+            // Like real operators' `>=4.1.0 <4.2.0`: the previous ten versions.
+            let skip_range =
+                (j > 0 && j % 10 == 0).then(|| format!(">={} <{}", version(j - 10), version(j)));
             stable.push(ChannelEntry {
                 name,
                 replaces,

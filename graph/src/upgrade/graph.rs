@@ -221,21 +221,37 @@ impl<'m> ChannelGraph<'m> {
                 }
             }
         }
+        // Entries by version, so each range only looks at the versions its bounds
+        // allow (a binary search per comparator group) instead of every entry.
+        let mut by_version: Vec<(&semver::Version, usize)> = (0..entries.len())
+            .filter_map(|j| graph[NodeIndex::new(j)].version.map(|v| (v, j)))
+            .collect();
+        by_version.sort_by(|a, b| crate::version::compare(a.0, b.0).then(a.1.cmp(&b.1)));
+        let mut matched: Vec<usize> = Vec::new();
         for (i, range) in &ranges {
             let to = NodeIndex::new(*i);
             let declared_by = &entries[*i];
-            for j in 0..entries.len() {
-                let from = NodeIndex::new(j);
-                if graph[from].version.is_some_and(|v| range.matches(v)) {
-                    graph.add_edge(
-                        from,
-                        to,
-                        Edge {
-                            kind: EdgeKind::SkipRange,
-                            declared_by,
-                        },
-                    );
-                }
+            matched.clear();
+            for group in range.groups() {
+                let (start, end) = candidate_slice(&by_version, group);
+                matched.extend(
+                    by_version[start..end]
+                        .iter()
+                        .filter(|(v, _)| range.matches(v))
+                        .map(|(_, j)| *j),
+                );
+            }
+            matched.sort_unstable();
+            matched.dedup();
+            for &j in &matched {
+                graph.add_edge(
+                    NodeIndex::new(j),
+                    to,
+                    Edge {
+                        kind: EdgeKind::SkipRange,
+                        declared_by,
+                    },
+                );
             }
         }
         ChannelGraph {
@@ -362,6 +378,40 @@ impl<'m> ChannelGraph<'m> {
             n.index(),
         )
     }
+}
+
+/// The part of `sorted` (ascending by version) that can satisfy every comparator
+/// of `group`: from its tightest lower bound to its tightest upper bound, both
+/// inclusive (the caller still checks each version exactly).
+fn candidate_slice(
+    sorted: &[(&semver::Version, usize)],
+    group: &[crate::range::Comparator],
+) -> (usize, usize) {
+    use crate::range::Op;
+    use crate::version::compare;
+    use std::cmp::Ordering;
+    let mut lo: Option<&semver::Version> = None;
+    let mut hi: Option<&semver::Version> = None;
+    for c in group {
+        let v = &c.version;
+        if matches!(c.op, Op::Ge | Op::Gt | Op::Eq)
+            && lo.is_none_or(|l| compare(v, l) == Ordering::Greater)
+        {
+            lo = Some(v);
+        }
+        if matches!(c.op, Op::Le | Op::Lt | Op::Eq)
+            && hi.is_none_or(|h| compare(v, h) == Ordering::Less)
+        {
+            hi = Some(v);
+        }
+    }
+    let start = lo.map_or(0, |l| {
+        sorted.partition_point(|(x, _)| compare(x, l) == Ordering::Less)
+    });
+    let end = hi.map_or(sorted.len(), |h| {
+        sorted.partition_point(|(x, _)| compare(x, h) != Ordering::Greater)
+    });
+    (start, end.max(start))
 }
 
 #[cfg(test)]
