@@ -47,6 +47,41 @@ pub struct Options {
     pub timeout: Option<Duration>,
 }
 
+/// A subscription in an unsatisfiable answer, and its candidates.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SubscriptionNode {
+    /// The subscription's variable id.
+    pub subscription: String,
+    /// Why the subscription itself cannot be met (an invalid subscription).
+    #[serde(rename = "ruledOut", skip_serializing_if = "Vec::is_empty")]
+    pub ruled_out: Vec<String>,
+    /// Its candidates, in preference order.
+    pub candidates: Vec<CandidateNode>,
+}
+
+/// A candidate bundle (of a subscription, or providing a requirement).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CandidateNode {
+    /// The bundle's variable id.
+    pub id: String,
+    /// The constraints of the answer that rule it out directly (deprecated,
+    /// conflicts, one provider per API or package).
+    #[serde(rename = "ruledOut", skip_serializing_if = "Vec::is_empty")]
+    pub ruled_out: Vec<String>,
+    /// Its requirements that are part of the conflict.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub requirements: Vec<RequirementNode>,
+}
+
+/// A requirement of a candidate and the bundles that could meet it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RequirementNode {
+    /// The requirement's sentence.
+    pub requirement: String,
+    /// The bundles that provide it, in preference order (none: nothing provides it).
+    pub providers: Vec<CandidateNode>,
+}
+
 /// An operator to install or upgrade.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct Operator {
@@ -100,6 +135,9 @@ pub enum Outcome {
     Unsatisfiable {
         /// Their sentences, sorted.
         constraints: Vec<String>,
+        /// The same, as a tree from each subscription down to why each provider
+        /// of each requirement was ruled out.
+        tree: Vec<SubscriptionNode>,
     },
 }
 
@@ -108,7 +146,7 @@ impl Outcome {
     pub fn message(&self) -> Option<String> {
         match self {
             Outcome::Resolved { .. } => None,
-            Outcome::Unsatisfiable { constraints } => Some(if constraints.is_empty() {
+            Outcome::Unsatisfiable { constraints, .. } => Some(if constraints.is_empty() {
                 "constraints not satisfiable".to_owned()
             } else {
                 format!("constraints not satisfiable: {}", constraints.join(", "))
@@ -1032,6 +1070,7 @@ pub fn resolve(
             })
         }
         Err(SolveError::NotSatisfiable(core)) => {
+            let tree = unsat_tree(&problem, &core);
             let mut constraints: Vec<String> = core
                 .iter()
                 .map(|c| {
@@ -1044,7 +1083,7 @@ pub fn resolve(
             constraints.dedup();
             Ok(Resolution {
                 namespace: namespace.to_owned(),
-                outcome: Outcome::Unsatisfiable { constraints },
+                outcome: Outcome::Unsatisfiable { constraints, tree },
                 stats: Stats::default(),
                 variables,
             })
@@ -1124,5 +1163,93 @@ fn why_not(problem: &Problem, selected: &BTreeSet<VarIndex>, v: VarIndex) -> Vec
     }
     out.sort();
     out.dedup();
+    out
+}
+
+/// The minimal core as a tree: each subscription in it, its candidates, their
+/// requirements in the core, and each provider with the core constraints that
+/// rule it out (one level of providers: deeper reasons are in the sentences).
+fn unsat_tree(
+    problem: &Problem,
+    core: &[crate::solve::AppliedConstraint],
+) -> Vec<SubscriptionNode> {
+    let in_core: BTreeSet<(VarIndex, usize)> =
+        core.iter().map(|c| (c.variable, c.constraint)).collect();
+    let core_vars: BTreeSet<VarIndex> = core.iter().map(|c| c.variable).collect();
+    // Core constraints that rule out `v` directly.
+    let ruled_out = |v: VarIndex| -> Vec<String> {
+        let mut out = Vec::new();
+        for &(vi, ci) in &in_core {
+            let c = &problem.variables[vi].constraints[ci];
+            let hits = match &c.kind {
+                ConstraintKind::Prohibited => vi == v,
+                ConstraintKind::Conflict(o) => vi == v || *o == v,
+                ConstraintKind::AtMost(_, ids) => ids.contains(&v),
+                ConstraintKind::Dependency(ds) => vi == v && ds.is_empty(),
+                ConstraintKind::Mandatory => false,
+            };
+            if hits {
+                out.push(c.message.clone());
+            }
+        }
+        out.sort();
+        out
+    };
+    let candidate = |v: VarIndex, depth: usize| -> CandidateNode {
+        let mut requirements = Vec::new();
+        if depth == 0 {
+            for (ci, c) in problem.variables[v].constraints.iter().enumerate() {
+                if let ConstraintKind::Dependency(ds) = &c.kind {
+                    if in_core.contains(&(v, ci)) {
+                        requirements.push(RequirementNode {
+                            requirement: c.message.clone(),
+                            providers: ds
+                                .iter()
+                                .map(|&d| CandidateNode {
+                                    id: problem.variables[d].id.clone(),
+                                    ruled_out: ruled_out(d),
+                                    requirements: Vec::new(),
+                                })
+                                .collect(),
+                        });
+                    }
+                }
+            }
+        }
+        let shown: BTreeSet<&str> = requirements
+            .iter()
+            .map(|r| r.requirement.as_str())
+            .collect();
+        CandidateNode {
+            id: problem.variables[v].id.clone(),
+            ruled_out: ruled_out(v)
+                .into_iter()
+                .filter(|m| !shown.contains(m.as_str()))
+                .collect(),
+            requirements,
+        }
+    };
+    let mut out = Vec::new();
+    for &v in &core_vars {
+        let var = &problem.variables[v];
+        if !var.id.starts_with("subscription:") {
+            continue;
+        }
+        let candidates = var
+            .constraints
+            .iter()
+            .find_map(|c| match &c.kind {
+                ConstraintKind::Dependency(ds) => {
+                    Some(ds.iter().map(|&d| candidate(d, 0)).collect())
+                }
+                _ => None,
+            })
+            .unwrap_or_default();
+        out.push(SubscriptionNode {
+            subscription: var.id.trim_start_matches("subscription:").to_owned(),
+            ruled_out: ruled_out(v),
+            candidates,
+        });
+    }
     out
 }

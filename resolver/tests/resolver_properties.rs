@@ -158,7 +158,7 @@ proptest! {
                     .collect();
                 prop_assert!(valid(&bundles, &subs, &chosen), "invalid answer {:?}", operators);
             }
-            Outcome::Unsatisfiable { constraints } => {
+            Outcome::Unsatisfiable { constraints, .. } => {
                 prop_assert!(!constraints.is_empty());
                 let n = bundles.len();
                 for bits in 0u32..(1 << n) {

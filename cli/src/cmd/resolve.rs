@@ -151,6 +151,8 @@ struct Explanation<'a> {
     reasons: &'a [Reason],
     #[serde(skip_serializing_if = "Vec::is_empty")]
     constraints: Vec<String>,
+    #[serde(skip_serializing_if = "<[resolve::SubscriptionNode]>::is_empty")]
+    tree: &'a [resolve::SubscriptionNode],
     variables: usize,
     clauses: usize,
     #[serde(rename = "solveCalls")]
@@ -161,6 +163,9 @@ struct Explanation<'a> {
 fn input(args: &Args) -> Result<Input, InputError> {
     let catalogs = load_catalogs(args)?;
     let mut cluster = load_cluster(args.cluster.as_deref())?;
+    for note in &cluster.notes {
+        eprintln!("note: {note}");
+    }
     let namespace = resolve::namespaces(&cluster)
         .into_iter()
         .next()
@@ -214,8 +219,12 @@ pub fn run(args: &Args) -> Result<Exit, Box<dyn std::error::Error>> {
                 Outcome::Unsatisfiable { .. } => &[],
             },
             constraints: match &r.outcome {
-                Outcome::Unsatisfiable { constraints } => constraints.clone(),
+                Outcome::Unsatisfiable { constraints, .. } => constraints.clone(),
                 Outcome::Resolved { .. } => Vec::new(),
+            },
+            tree: match &r.outcome {
+                Outcome::Unsatisfiable { tree, .. } => tree,
+                Outcome::Resolved { .. } => &[],
             },
             variables: r.variables,
             clauses: r.stats.clauses,
@@ -286,10 +295,11 @@ pub fn run(args: &Args) -> Result<Exit, Box<dyn std::error::Error>> {
                 if args.explain {
                     for r in &unsat {
                         println!("\nnamespace {}: these constraints cannot all hold (each one is needed):", r.namespace);
-                        if let Outcome::Unsatisfiable { constraints } = &r.outcome {
+                        if let Outcome::Unsatisfiable { constraints, tree } = &r.outcome {
                             for c in constraints {
                                 println!("  - {c}");
                             }
+                            print_tree(tree);
                         }
                     }
                 }
@@ -301,6 +311,39 @@ pub fn run(args: &Args) -> Result<Exit, Box<dyn std::error::Error>> {
     } else {
         Exit::Invalid
     })
+}
+
+/// The unsatisfiable core as a tree a person can follow.
+fn print_tree(tree: &[resolve::SubscriptionNode]) {
+    for s in tree {
+        println!("\nsubscription {}", s.subscription);
+        for why in &s.ruled_out {
+            println!("  ruled out: {why}");
+        }
+        for c in &s.candidates {
+            println!("  candidate {}", c.id);
+            for why in &c.ruled_out {
+                println!("    ruled out: {why}");
+            }
+            for r in &c.requirements {
+                println!("    {}", r.requirement);
+                if r.providers.is_empty() {
+                    println!("      no candidate: no bundle the namespace sees meets it (an entry skipped by another entry of its channel never qualifies)");
+                }
+                for p in &r.providers {
+                    if p.ruled_out.is_empty() {
+                        println!("      provider {}", p.id);
+                    } else {
+                        println!(
+                            "      provider {}: ruled out: {}",
+                            p.id,
+                            p.ruled_out.join("; ")
+                        );
+                    }
+                }
+            }
+        }
+    }
 }
 
 #[derive(Serialize)]
