@@ -925,6 +925,8 @@ fn constraint_errors_into(value: &Value, at: &str, errs: &mut Vec<String>) {
                 let rule = v.get("rule").and_then(Value::as_str).unwrap_or("");
                 if rule.trim().is_empty() {
                     errs.push(format!("{at}.cel: The CEL expression is missing"));
+                } else if let Err(e) = cel::Program::compile(rule) {
+                    errs.push(format!("{at}.cel: invalid CEL expression: {e}"));
                 }
             }
             "gvk" => errs.extend(gvk_errors(v).into_iter().map(|e| format!("{at}.gvk: {e}"))),
@@ -999,6 +1001,21 @@ mod tests {
         assert!(object_name_error("A").is_some());
         assert!(object_name_error("a..b").is_some());
         assert!(object_name_error("").is_some());
+    }
+
+    #[test]
+    fn cel_rules_must_parse() {
+        let bad: Value =
+            serde_json::from_str(r#"{"cel":{"rule":"properties.exists(p, "}}"#).unwrap();
+        let e = constraint_errors(&bad);
+        assert!(
+            e.iter().any(|m| m.contains("invalid CEL expression")),
+            "{e:?}"
+        );
+        let ok: Value =
+            serde_json::from_str(r#"{"cel":{"rule":"properties.exists(p, p.type == 'olm.gvk')"}}"#)
+                .unwrap();
+        assert!(constraint_errors(&ok).is_empty());
     }
 
     #[test]
