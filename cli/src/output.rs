@@ -97,3 +97,24 @@ pub fn print_timings(total: std::time::Duration) {
         total.as_secs_f64() * 1000.0
     );
 }
+
+/// Load the catalog at `path` and build its model; on read errors, print them and
+/// return `None` (the caller exits with [`Exit::Invalid`]).
+pub fn load_model(
+    path: &std::path::Path,
+) -> Result<Option<olmsat_graph::model::Model>, olmsat_graph::load::LoadError> {
+    let loaded = timed("read+parse", || olmsat_graph::load::load_path(path))?;
+    let errors: Vec<Diagnostic> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .cloned()
+        .collect();
+    if !errors.is_empty() {
+        eprint_diagnostics(&errors);
+        return Ok(None);
+    }
+    Ok(Some(
+        timed("model", || olmsat_graph::model::Model::build(loaded.config)).0,
+    ))
+}

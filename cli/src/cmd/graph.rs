@@ -5,10 +5,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use olmsat_graph::export::{dot, json, mermaid, DrawOptions, Drawing};
-use olmsat_graph::model::Model;
-use olmsat_graph::{load, Diagnostic};
 
-use crate::output::{eprint_diagnostics, Exit};
+use crate::output::Exit;
 use crate::GraphFormat;
 
 /// Why SVG could not be made.
@@ -73,18 +71,9 @@ pub fn run(
     opts: &DrawOptions<'_>,
     format: GraphFormat,
 ) -> Result<Exit, Box<dyn std::error::Error>> {
-    let loaded = load::load_path(path)?;
-    let load_errors: Vec<Diagnostic> = loaded
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error())
-        .cloned()
-        .collect();
-    if !load_errors.is_empty() {
-        eprint_diagnostics(&load_errors);
+    let Some(model) = crate::output::load_model(path)? else {
         return Ok(Exit::Invalid);
-    }
-    let (model, _) = Model::build(loaded.config);
+    };
     let drawing = match Drawing::new(&model, opts) {
         Ok(d) => d,
         Err(e) => {

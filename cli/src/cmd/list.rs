@@ -3,11 +3,9 @@
 use std::path::Path;
 
 use olmsat_graph::list::{self, align};
-use olmsat_graph::model::Model;
-use olmsat_graph::{load, Diagnostic};
 use serde::Serialize;
 
-use crate::output::{eprint_diagnostics, print_json, Exit};
+use crate::output::{print_json, Exit};
 use crate::{ListWhat, ReportFormat};
 
 #[derive(Serialize)]
@@ -27,18 +25,9 @@ pub fn run(
     package: Option<&str>,
     format: ReportFormat,
 ) -> Result<Exit, Box<dyn std::error::Error>> {
-    let loaded = load::load_path(path)?;
-    let load_errors: Vec<Diagnostic> = loaded
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error())
-        .cloned()
-        .collect();
-    if !load_errors.is_empty() {
-        eprint_diagnostics(&load_errors);
+    let Some(model) = crate::output::load_model(path)? else {
         return Ok(Exit::Invalid);
-    }
-    let (model, _) = Model::build(loaded.config);
+    };
     if let Some(p) = package {
         if model.package(p).is_none() {
             let names: Vec<&str> = model.packages.iter().map(|p| p.name.as_str()).collect();

@@ -3,14 +3,13 @@
 use std::path::Path;
 
 use olmsat_graph::export::json::PathStep;
-use olmsat_graph::model::Model;
+use olmsat_graph::suggest;
 use olmsat_graph::upgrade::{
     select_channel, ChannelGraph, NodeIndex, OlmEnd, Start, StartError, StartMatch, Step,
 };
-use olmsat_graph::{load, suggest, Diagnostic};
 use serde::Serialize;
 
-use crate::output::{eprint_diagnostics, print_json, Exit};
+use crate::output::{print_json, Exit};
 use crate::ReportFormat;
 
 /// Which path to show.
@@ -113,18 +112,9 @@ fn notes(g: &ChannelGraph<'_>) -> Vec<String> {
 
 /// Show an upgrade path.
 pub fn run(req: &Request<'_>) -> Result<Exit, Box<dyn std::error::Error>> {
-    let loaded = load::load_path(req.path)?;
-    let load_errors: Vec<Diagnostic> = loaded
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error())
-        .cloned()
-        .collect();
-    if !load_errors.is_empty() {
-        eprint_diagnostics(&load_errors);
+    let Some(model) = crate::output::load_model(req.path)? else {
         return Ok(Exit::Invalid);
-    }
-    let (model, _) = Model::build(loaded.config);
+    };
     let (package, channel) = match select_channel(&model, req.package, req.channel) {
         Ok(pc) => pc,
         Err(e) => {
