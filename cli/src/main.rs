@@ -67,27 +67,11 @@ enum Command {
     /// Resolve subscriptions as OLM v0 does, offline: what would be installed or
     /// upgraded, and why, or exactly why nothing fits.
     Resolve {
-        /// A directory whose subdirectories are catalogs, each named after its directory.
-        #[arg(long, value_name = "DIR")]
-        catalogs: Option<PathBuf>,
-        /// A catalog with an explicit name (repeatable).
-        #[arg(long = "catalog", value_name = "NAME=PATH")]
-        catalog: Vec<String>,
-        /// Cluster state: Subscriptions, ClusterServiceVersions, CatalogSources (YAML).
-        #[arg(short = 'f', long = "cluster", value_name = "CLUSTER.yaml")]
-        cluster: Option<PathBuf>,
-        /// Add a subscription to a package (repeatable).
-        #[arg(long, value_name = "PKG[/CHANNEL][@CATALOG]")]
-        subscribe: Vec<String>,
-        /// Output format.
-        #[arg(short, long, value_enum, default_value_t = ReportFormat::Text)]
-        output: ReportFormat,
+        #[command(flatten)]
+        inputs: ResolveInputs,
         /// Explain the answer.
         #[arg(long)]
         explain: bool,
-        /// The namespace whose catalogs every namespace sees.
-        #[arg(long, default_value = "olm")]
-        global_namespace: String,
         /// Give up after this many seconds.
         #[arg(long, value_name = "SECONDS")]
         timeout: Option<f64>,
@@ -119,24 +103,8 @@ enum Command {
     /// Apply each resolution and resolve again, as OLM does one upgrade edge at a
     /// time, until nothing changes; print the timeline.
     Simulate {
-        /// A directory whose subdirectories are catalogs, each named after its directory.
-        #[arg(long, value_name = "DIR")]
-        catalogs: Option<PathBuf>,
-        /// A catalog with an explicit name (repeatable).
-        #[arg(long = "catalog", value_name = "NAME=PATH")]
-        catalog: Vec<String>,
-        /// Cluster state: Subscriptions, ClusterServiceVersions, CatalogSources (YAML).
-        #[arg(short = 'f', long = "cluster", value_name = "CLUSTER.yaml")]
-        cluster: Option<PathBuf>,
-        /// Add a subscription to a package (repeatable).
-        #[arg(long, value_name = "PKG[/CHANNEL][@CATALOG]")]
-        subscribe: Vec<String>,
-        /// Output format.
-        #[arg(short, long, value_enum, default_value_t = ReportFormat::Text)]
-        output: ReportFormat,
-        /// The namespace whose catalogs every namespace sees.
-        #[arg(long, default_value = "olm")]
-        global_namespace: String,
+        #[command(flatten)]
+        inputs: ResolveInputs,
         /// Give up on a resolution after this many seconds.
         #[arg(long, value_name = "SECONDS")]
         timeout: Option<f64>,
@@ -338,6 +306,44 @@ pub enum MediaTypeArg {
     PlainV0,
 }
 
+/// The inputs `resolve` and `simulate` share.
+#[derive(clap::Args)]
+struct ResolveInputs {
+    /// A directory whose subdirectories are catalogs, each named after its directory.
+    #[arg(long, value_name = "DIR")]
+    catalogs: Option<PathBuf>,
+    /// A catalog with an explicit name (repeatable).
+    #[arg(long = "catalog", value_name = "NAME=PATH")]
+    catalog: Vec<String>,
+    /// Cluster state: Subscriptions, ClusterServiceVersions, CatalogSources (YAML).
+    #[arg(short = 'f', long = "cluster", value_name = "CLUSTER.yaml")]
+    cluster: Option<PathBuf>,
+    /// Add a subscription to a package (repeatable).
+    #[arg(long, value_name = "PKG[/CHANNEL][@CATALOG]")]
+    subscribe: Vec<String>,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = ReportFormat::Text)]
+    output: ReportFormat,
+    /// The namespace whose catalogs every namespace sees.
+    #[arg(long, default_value = "olm")]
+    global_namespace: String,
+}
+
+impl ResolveInputs {
+    fn into_args(self, explain: bool, timeout: Option<f64>) -> cmd::resolve::Args {
+        cmd::resolve::Args {
+            catalogs_dir: self.catalogs,
+            catalogs: self.catalog,
+            cluster: self.cluster,
+            subscribe: self.subscribe,
+            output: self.output,
+            explain,
+            global_namespace: self.global_namespace,
+            timeout,
+        }
+    }
+}
+
 /// Text or JSON.
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 pub enum ReportFormat {
@@ -444,24 +450,10 @@ fn main() -> ExitCode {
             output,
         } => cmd::list::run(what, &path, package.as_deref(), output),
         Command::Resolve {
-            catalogs,
-            catalog,
-            cluster,
-            subscribe,
-            output,
+            inputs,
             explain,
-            global_namespace,
             timeout,
-        } => cmd::resolve::run(&cmd::resolve::Args {
-            catalogs_dir: catalogs,
-            catalogs: catalog,
-            cluster,
-            subscribe,
-            output,
-            explain,
-            global_namespace,
-            timeout,
-        }),
+        } => cmd::resolve::run(&inputs.into_args(explain, timeout)),
         Command::Synthetic {
             output_dir,
             packages,
@@ -482,27 +474,10 @@ fn main() -> ExitCode {
             format,
         ),
         Command::Simulate {
-            catalogs,
-            catalog,
-            cluster,
-            subscribe,
-            output,
-            global_namespace,
+            inputs,
             timeout,
             max_steps,
-        } => cmd::resolve::simulate(
-            &cmd::resolve::Args {
-                catalogs_dir: catalogs,
-                catalogs: catalog,
-                cluster,
-                subscribe,
-                output,
-                explain: false,
-                global_namespace,
-                timeout,
-            },
-            max_steps,
-        ),
+        } => cmd::resolve::simulate(&inputs.into_args(false, timeout), max_steps),
         Command::Path {
             path,
             package,
