@@ -59,11 +59,7 @@ impl LineIndex {
     pub fn new(text: &str) -> Self {
         let mut starts = Vec::with_capacity(text.len() / 32 + 1);
         starts.push(0);
-        for (i, b) in text.bytes().enumerate() {
-            if b == b'\n' {
-                starts.push(i + 1);
-            }
-        }
+        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
         LineIndex { starts }
     }
 
@@ -75,6 +71,65 @@ impl LineIndex {
         };
         let col = offset - self.starts[line];
         (to_u32(line + 1), to_u32(col + 1))
+    }
+}
+
+/// Maps byte offsets to 1-based line and column numbers for offsets asked in
+/// increasing order, counting newlines as it goes: no index is built, so a
+/// reader that walks a file from start to end pays one fast scan in all.
+#[derive(Debug, Clone)]
+pub struct LineCounter<'a> {
+    text: &'a [u8],
+    /// Offset up to which newlines have been counted.
+    pos: usize,
+    /// 0-based line of `pos`.
+    line: usize,
+    /// Offset at which the line of `pos` starts.
+    line_start: usize,
+}
+
+impl<'a> LineCounter<'a> {
+    /// Start at the beginning of `text`.
+    pub fn new(text: &'a str) -> Self {
+        LineCounter {
+            text: text.as_bytes(),
+            pos: 0,
+            line: 0,
+            line_start: 0,
+        }
+    }
+
+    /// Start at `pos`, which must be the start of a line, given its 0-based
+    /// `line` number (for a reader that begins in the middle of a text).
+    pub fn resume(text: &'a str, pos: usize, line: usize) -> Self {
+        LineCounter {
+            text: text.as_bytes(),
+            pos: pos.min(text.len()),
+            line,
+            line_start: pos.min(text.len()),
+        }
+    }
+
+    /// The 1-based (line, column) of byte `offset`; the column counts bytes.
+    /// Offsets before the previous one are answered too, by counting again from
+    /// the start.
+    pub fn line_col(&mut self, offset: usize) -> (u32, u32) {
+        let offset = offset.min(self.text.len());
+        if offset < self.pos {
+            *self = LineCounter {
+                text: self.text,
+                pos: 0,
+                line: 0,
+                line_start: 0,
+            };
+        }
+        let seg = &self.text[self.pos..offset];
+        if let Some(last) = memchr::memrchr(b'\n', seg) {
+            self.line += memchr::memchr_iter(b'\n', seg).count();
+            self.line_start = self.pos + last + 1;
+        }
+        self.pos = offset;
+        (to_u32(self.line + 1), to_u32(offset - self.line_start + 1))
     }
 }
 
@@ -95,6 +150,19 @@ mod tests {
         assert_eq!(idx.line_col(3), (2, 1));
         assert_eq!(idx.line_col(6), (3, 1));
         assert_eq!(idx.line_col(7), (4, 1));
+    }
+
+    #[test]
+    fn line_counter_agrees_with_the_index() {
+        let text = "ab\ncd\n\nx\n\n\nlong line here\n";
+        let idx = LineIndex::new(text);
+        let mut c = LineCounter::new(text);
+        for off in 0..=text.len() {
+            assert_eq!(c.line_col(off), idx.line_col(off), "offset {off}");
+        }
+        // Going back restarts the count.
+        assert_eq!(c.line_col(4), idx.line_col(4));
+        assert_eq!(c.line_col(text.len() + 5), idx.line_col(text.len()));
     }
 
     #[test]

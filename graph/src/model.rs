@@ -6,7 +6,9 @@
 //! keeps what it can (the first of duplicates, bundles with unparseable versions
 //! without a version), so later checks still run and every error is reported.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+use rayon::prelude::*;
 
 use crate::chain::{self, ChainAnalysis};
 use crate::declcfg::{
@@ -276,10 +278,12 @@ impl Model {
                 );
                 continue;
             }
-            let mut seen = BTreeSet::new();
+            let mut seen: HashSet<&str> = HashSet::with_capacity(c.entries.len());
+            let repeated: Vec<bool> = c.entries.iter().map(|e| !seen.insert(&e.name)).collect();
+            drop(seen);
             let mut entries = Vec::with_capacity(c.entries.len());
-            for e in c.entries {
-                if !seen.insert(e.name.clone()) {
+            for (e, repeated) in c.entries.into_iter().zip(repeated) {
+                if repeated {
                     diags.push(
                         Diagnostic::error(format!(
                             "invalid package {:?}, channel {:?}: duplicate entry {:?}",
@@ -309,8 +313,12 @@ impl Model {
         }
 
         // Bundles.
-        let mut bundles: BTreeMap<String, BTreeMap<String, Bundle>> = BTreeMap::new();
-        for b in cfg.bundles {
+        // Per package, bundles with their own problems, in input order until sorted.
+        let mut listed: BTreeMap<String, Vec<(Bundle, Vec<Diagnostic>)>> = BTreeMap::new();
+        // The checks of one bundle on its own are the bulk of the work: run them in
+        // parallel, keeping the input order for everything else.
+        let facts: Vec<BundleFacts> = cfg.bundles.par_iter().map(bundle_facts).collect();
+        for (b, facts) in cfg.bundles.into_iter().zip(facts) {
             if b.package.is_empty() {
                 diags.push(
                     Diagnostic::error(format!("package name must be set for bundle {:?}", b.name))
@@ -331,107 +339,53 @@ impl Model {
                 );
                 continue;
             }
-            let pb = bundles.entry(b.package.clone()).or_default();
-            if pb.contains_key(&b.name) {
-                diags.push(
-                    Diagnostic::error(format!(
-                        "package {:?} has duplicate bundle {:?}",
-                        b.package, b.name
-                    ))
-                    .at(&b.location)
-                    .package(&b.package)
-                    .bundle(&b.name),
-                );
-                continue;
-            }
-            let ctx = |d: Diagnostic| d.at(&b.location).package(&b.package).bundle(&b.name);
-            let values = match property::parse_all(&b.properties) {
-                Ok(v) => v,
-                Err(e) => {
-                    diags.push(ctx(Diagnostic::error(format!(
-                        "parse properties for bundle {:?}: {e}",
-                        b.name
-                    ))));
-                    b.properties
-                        .iter()
-                        .map(|p| property::parse(p).unwrap_or(PropertyValue::Other))
-                        .collect()
-                }
+            let BundleFacts {
+                values,
+                version,
+                release,
+                diagnostics,
+            } = facts;
+            let bundle = Bundle {
+                name: b.name,
+                image: b.image,
+                version,
+                release,
+                properties: b.properties,
+                values,
+                related_images: b.related_images,
+                location: b.location,
+                channels: Vec::new(),
             };
-            let pkg_props: Vec<(&String, &String, &String)> = values
-                .iter()
-                .filter_map(|v| match v {
-                    PropertyValue::Package {
-                        package_name,
-                        version,
-                        release,
-                    } => Some((package_name, version, release)),
-                    _ => None,
-                })
-                .collect();
-            let mut version = None;
-            let mut release = None;
-            if pkg_props.len() != 1 {
-                diags.push(ctx(Diagnostic::error(format!(
-                    "package {:?} bundle {:?} must have exactly 1 {:?} property, found {}",
-                    b.package,
-                    b.name,
-                    property::types::PACKAGE,
-                    pkg_props.len()
-                ))));
-            } else {
-                let (pname, ver, rel) = pkg_props[0];
-                if *pname != b.package {
-                    diags.push(ctx(Diagnostic::error(format!(
-                        "package {:?} does not match {:?} property {:?}",
-                        b.package,
-                        property::types::PACKAGE,
-                        pname
-                    ))));
-                }
-                match version::parse_strict(ver) {
-                    Ok(v) => version = Some(v),
-                    Err(e) => diags.push(ctx(Diagnostic::error(format!(
-                        "error parsing bundle {:?} version {:?}: {e}",
-                        b.name, ver
-                    )))),
-                }
-                match version::parse_release(rel) {
-                    Ok(r) => release = r,
-                    Err(e) => diags.push(ctx(Diagnostic::error(format!(
-                        "error parsing bundle {:?} release version {:?}: {e}",
-                        b.name, rel
-                    )))),
+            match listed.get_mut(&b.package) {
+                Some(list) => list.push((bundle, diagnostics)),
+                None => {
+                    listed.insert(b.package, vec![(bundle, diagnostics)]);
                 }
             }
-            if let Err(e) = crate::image_ref::validate_if_set(&b.image) {
-                diags.push(ctx(Diagnostic::error(format!(
-                    "package {:?} bundle {:?} image: invalid image pull spec {:?}: {e}",
-                    b.package, b.name, b.image
-                ))));
-            }
-            for (i, ri) in b.related_images.iter().enumerate() {
-                if let Err(e) = crate::image_ref::validate_if_set(&ri.image) {
-                    diags.push(ctx(Diagnostic::error(format!(
-                        "package {:?} bundle {:?} relatedImages[{i}].image: invalid image pull spec {:?}: {e}",
-                        b.package, b.name, ri.image
-                    ))));
+        }
+        // Sort by name; of bundles sharing a name the first in input order stays
+        // (the sort is stable) and the others are reported.
+        let mut bundles: BTreeMap<String, Vec<Bundle>> = BTreeMap::new();
+        for (package, mut list) in listed {
+            list.sort_by(|a, b| a.0.name.cmp(&b.0.name));
+            let mut kept: Vec<Bundle> = Vec::with_capacity(list.len());
+            for (b, own) in list {
+                if kept.last().is_some_and(|k| k.name == b.name) {
+                    diags.push(
+                        Diagnostic::error(format!(
+                            "package {:?} has duplicate bundle {:?}",
+                            package, b.name
+                        ))
+                        .at(&b.location)
+                        .package(&package)
+                        .bundle(&b.name),
+                    );
+                    continue;
                 }
+                diags.extend(own);
+                kept.push(b);
             }
-            pb.insert(
-                b.name.clone(),
-                Bundle {
-                    name: b.name,
-                    image: b.image,
-                    version,
-                    release,
-                    properties: b.properties,
-                    values,
-                    related_images: b.related_images,
-                    location: b.location,
-                    channels: Vec::new(),
-                },
-            );
+            bundles.insert(package, kept);
         }
 
         // Deprecations.
@@ -449,9 +403,9 @@ impl Model {
             let mut first_missing: Option<&Location> = None;
             for ch in chans.values() {
                 for e in &ch.entries {
-                    match pbundles.get_mut(&e.name) {
-                        Some(b) => b.channels.push(ch.name.clone()),
-                        None => {
+                    match pbundles.binary_search_by(|b| b.name.as_str().cmp(&e.name)) {
+                        Ok(i) => pbundles[i].channels.push(ch.name.clone()),
+                        Err(_) => {
                             if missing.insert(e.name.as_str()) && first_missing.is_none() {
                                 first_missing = Some(&e.location);
                             }
@@ -472,7 +426,7 @@ impl Model {
                 }
                 diags.push(d);
             }
-            for b in pbundles.values() {
+            for b in &pbundles {
                 if b.channels.is_empty() {
                     diags.push(
                         Diagnostic::error(format!(
@@ -499,7 +453,7 @@ impl Model {
                 );
             }
             pkg.channels = chans.into_values().collect();
-            pkg.bundles = pbundles.into_values().collect();
+            pkg.bundles = pbundles;
             pkg.deprecations = deprecations.remove(&name).unwrap_or_default();
             out.push(pkg);
         }
@@ -507,11 +461,104 @@ impl Model {
     }
 }
 
+/// What one bundle's own content says: its typed properties, version and
+/// release, and the problems found in them (in opm's order).
+struct BundleFacts {
+    values: Vec<PropertyValue>,
+    version: Option<semver::Version>,
+    release: Option<Release>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+fn bundle_facts(b: &crate::declcfg::Bundle) -> BundleFacts {
+    let mut diags = Vec::new();
+    let ctx = |d: Diagnostic| d.at(&b.location).package(&b.package).bundle(&b.name);
+    let values = match property::parse_all(&b.properties) {
+        Ok(v) => v,
+        Err(e) => {
+            diags.push(ctx(Diagnostic::error(format!(
+                "parse properties for bundle {:?}: {e}",
+                b.name
+            ))));
+            b.properties
+                .iter()
+                .map(|p| property::parse(p).unwrap_or(PropertyValue::Other))
+                .collect()
+        }
+    };
+    let pkg_props: Vec<(&String, &String, &String)> = values
+        .iter()
+        .filter_map(|v| match v {
+            PropertyValue::Package {
+                package_name,
+                version,
+                release,
+            } => Some((package_name, version, release)),
+            _ => None,
+        })
+        .collect();
+    let mut version = None;
+    let mut release = None;
+    if pkg_props.len() != 1 {
+        diags.push(ctx(Diagnostic::error(format!(
+            "package {:?} bundle {:?} must have exactly 1 {:?} property, found {}",
+            b.package,
+            b.name,
+            property::types::PACKAGE,
+            pkg_props.len()
+        ))));
+    } else {
+        let (pname, ver, rel) = pkg_props[0];
+        if *pname != b.package {
+            diags.push(ctx(Diagnostic::error(format!(
+                "package {:?} does not match {:?} property {:?}",
+                b.package,
+                property::types::PACKAGE,
+                pname
+            ))));
+        }
+        match version::parse_strict(ver) {
+            Ok(v) => version = Some(v),
+            Err(e) => diags.push(ctx(Diagnostic::error(format!(
+                "error parsing bundle {:?} version {:?}: {e}",
+                b.name, ver
+            )))),
+        }
+        match version::parse_release(rel) {
+            Ok(r) => release = r,
+            Err(e) => diags.push(ctx(Diagnostic::error(format!(
+                "error parsing bundle {:?} release version {:?}: {e}",
+                b.name, rel
+            )))),
+        }
+    }
+    if let Err(e) = crate::image_ref::validate_if_set(&b.image) {
+        diags.push(ctx(Diagnostic::error(format!(
+            "package {:?} bundle {:?} image: invalid image pull spec {:?}: {e}",
+            b.package, b.name, b.image
+        ))));
+    }
+    for (i, ri) in b.related_images.iter().enumerate() {
+        if let Err(e) = crate::image_ref::validate_if_set(&ri.image) {
+            diags.push(ctx(Diagnostic::error(format!(
+                "package {:?} bundle {:?} relatedImages[{i}].image: invalid image pull spec {:?}: {e}",
+                b.package, b.name, ri.image
+            ))));
+        }
+    }
+    BundleFacts {
+        values,
+        version,
+        release,
+        diagnostics: diags,
+    }
+}
+
 fn apply_deprecation(
     d: Deprecation,
     pkgs: &BTreeMap<String, Package>,
     channels: &BTreeMap<String, BTreeMap<String, Channel>>,
-    bundles: &BTreeMap<String, BTreeMap<String, Bundle>>,
+    bundles: &BTreeMap<String, Vec<Bundle>>,
     out: &mut BTreeMap<String, Deprecations>,
     diags: &mut Vec<Diagnostic>,
 ) {
@@ -567,10 +614,10 @@ fn apply_deprecation(
         }
         match e.schema.as_str() {
             schema::BUNDLE => {
-                if !bundles
+                let found = bundles
                     .get(&d.package)
-                    .is_some_and(|b| b.contains_key(&e.name))
-                {
+                    .is_some_and(|b| b.binary_search_by(|x| x.name.cmp(&e.name)).is_ok());
+                if !found {
                     diags.push(perr(format!(
                         "cannot deprecate bundle {:?} for package {:?}: bundle not found",
                         e.name, d.package

@@ -41,8 +41,9 @@ pub fn is_null(raw: &RawValue) -> bool {
 /// A JSON object as its (key, raw value) pairs, in input order.
 #[derive(Debug, Default)]
 pub struct Object<'a> {
-    /// The members in input order; duplicate keys are kept.
-    pub fields: Vec<(String, &'a RawValue)>,
+    /// The members in input order; duplicate keys are kept. Keys are borrowed
+    /// from the input unless they hold escapes.
+    pub fields: Vec<(Key<'a>, &'a RawValue)>,
 }
 
 impl<'a> Object<'a> {
@@ -160,11 +161,16 @@ pub fn object_items(json: &str) -> Result<Vec<Result<Object<'_>, &'static str>>,
         .collect())
 }
 
-/// One array item for [`object_items`].
-enum Item<'a> {
-    Object(Vec<(String, &'a RawValue)>),
+/// A JSON value read as an object's members (borrowed), or named by its type.
+#[derive(Debug)]
+pub enum JsonItem<'a> {
+    /// An object: its members in input order, values borrowed.
+    Object(Vec<(Key<'a>, &'a RawValue)>),
+    /// Anything else, by JSON type name (`array`, `string`, `null`, ...).
     Other(&'static str),
 }
+
+use JsonItem as Item;
 
 impl<'de: 'a, 'a> Deserialize<'de> for Item<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -176,7 +182,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for Item<'a> {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Item<'a>, A::Error> {
                 let mut out = Vec::new();
-                while let Some(k) = map.next_key::<String>()? {
+                while let Some(k) = map.next_key_seed(KeySeed)? {
                     let v: &'a RawValue = map.next_value()?;
                     out.push((k, v));
                 }
@@ -209,7 +215,36 @@ impl<'de: 'a, 'a> Deserialize<'de> for Item<'a> {
     }
 }
 
-struct Pairs<'a>(Vec<(String, &'a RawValue)>);
+struct Pairs<'a>(Vec<(Key<'a>, &'a RawValue)>);
+
+/// An object key: borrowed from the input text unless it holds escapes.
+pub type Key<'a> = std::borrow::Cow<'a, str>;
+
+/// Reads an object key as a [`Key`], without copying when it can borrow.
+struct KeySeed;
+
+impl<'de> de::DeserializeSeed<'de> for KeySeed {
+    type Value = Key<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Key<'de>, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object key")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key::Borrowed(v))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key::Owned(v.to_owned()))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Key<'de>, E> {
+                Ok(Key::Owned(v))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
 
 impl<'de: 'a, 'a> Deserialize<'de> for Pairs<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -221,7 +256,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for Pairs<'a> {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Pairs<'a>, A::Error> {
                 let mut out = Vec::new();
-                while let Some(k) = map.next_key::<String>()? {
+                while let Some(k) = map.next_key_seed(KeySeed)? {
                     let v: &'a RawValue = map.next_value()?;
                     out.push((k, v));
                 }
@@ -249,12 +284,23 @@ pub fn max_depth(json: &str) -> usize {
     while i < b.len() {
         match b[i] {
             b'"' => {
+                // Jump through the string to its closing quote, escape by escape.
                 i += 1;
-                while i < b.len() && b[i] != b'"' {
-                    if b[i] == b'\\' {
-                        i += 1;
+                loop {
+                    match b
+                        .get(i..)
+                        .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
+                    {
+                        Some(j) if b[i + j] == b'"' => {
+                            i += j;
+                            break;
+                        }
+                        Some(j) => i += j + 2,
+                        None => {
+                            i = b.len();
+                            break;
+                        }
                     }
-                    i += 1;
                 }
             }
             b'[' | b'{' => {

@@ -132,11 +132,18 @@ fn tainted_packages(
 
 /// The checks of opm's `Model.Validate`, and olmsat's warnings.
 pub fn validate_model(model: &Model) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    for pkg in &model.packages {
-        validate_package(pkg, &mut out);
-    }
-    out
+    use rayon::prelude::*;
+    // Packages are independent: check them in parallel, report in package order.
+    let per_package: Vec<Vec<Diagnostic>> = model
+        .packages
+        .par_iter()
+        .map(|pkg| {
+            let mut out = Vec::new();
+            validate_package(pkg, &mut out);
+            out
+        })
+        .collect();
+    per_package.concat()
 }
 
 fn validate_package(pkg: &Package, out: &mut Vec<Diagnostic>) {

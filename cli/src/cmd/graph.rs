@@ -74,7 +74,7 @@ pub fn run(
     let Some(model) = crate::output::load_model(path)? else {
         return Ok(Exit::Invalid);
     };
-    let drawing = match Drawing::new(&model, opts) {
+    let drawing = match crate::output::timed("graph", || Drawing::new(&model, opts)) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("olmsat: {e}");
@@ -94,6 +94,7 @@ pub fn run(
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
+    let start = std::time::Instant::now();
     match format {
         GraphFormat::Dot => dot::write(&drawing, &mut out)?,
         GraphFormat::Mermaid => mermaid::write(&drawing, &mut out)?,
@@ -107,5 +108,8 @@ pub fn run(
         },
     }
     out.flush()?;
+    crate::output::record_phase("write", start.elapsed());
+    crate::output::release_at_exit(drawing);
+    crate::output::release_at_exit(model);
     Ok(Exit::Ok)
 }

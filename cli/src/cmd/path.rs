@@ -122,7 +122,7 @@ pub fn run(req: &Request<'_>) -> Result<Exit, Box<dyn std::error::Error>> {
             return Ok(Exit::Invalid);
         }
     };
-    let g = ChannelGraph::build(package, channel);
+    let g = crate::output::timed("graph", || ChannelGraph::build(package, channel));
     let start = match g.resolve_start(req.from) {
         Ok(s) => s,
         Err(e) => {
@@ -199,6 +199,8 @@ pub fn run(req: &Request<'_>) -> Result<Exit, Box<dyn std::error::Error>> {
     if !text {
         print_json(&json)?;
     }
+    crate::output::release_at_exit(g);
+    crate::output::release_at_exit(model);
     Ok(if reached { Exit::Ok } else { Exit::Invalid })
 }
 
@@ -230,8 +232,21 @@ impl View<'_, '_> {
     }
 
     fn print_steps(&self, steps: &[Step<'_>], indent: &str) {
+        use std::io::Write as _;
+        // One write for many lines: a path can have tens of thousands of steps.
+        let mut text = String::new();
         for st in steps {
-            println!("{indent}{}", step_line(self.g, &self.start, st));
+            text.push_str(indent);
+            text.push_str(&step_line(self.g, &self.start, st));
+            text.push('\n');
+        }
+        let mut out = std::io::stdout().lock();
+        if out
+            .write_all(text.as_bytes())
+            .and_then(|()| out.flush())
+            .is_err()
+        {
+            // Standard output is gone (a closed pipe): nothing more to say.
         }
     }
 

@@ -41,9 +41,11 @@ pub fn run(paths: &[PathBuf], format: ReportFormat) -> Result<Exit, Box<dyn std:
             );
         }
     }
-    Ok(if report.passed() {
+    let exit = if report.passed() {
         Exit::Ok
     } else {
         Exit::Invalid
-    })
+    };
+    crate::output::release_at_exit((model, report));
+    Ok(exit)
 }

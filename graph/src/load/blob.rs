@@ -11,7 +11,7 @@ use crate::declcfg::{
 use crate::diagnostic::Diagnostic;
 use crate::location::Location;
 use crate::rawjson::{
-    fold_eq, is_null, json_kind, kind_of, object_items, to_raw, unmarshal_error, Object,
+    fold_eq, is_null, json_kind, kind_of, object_items, to_raw, unmarshal_error, Key, Object,
 };
 
 use super::doc::{DocFields, FieldValue};
@@ -99,7 +99,7 @@ pub fn to_blob(
     let mut fields = Vec::with_capacity(doc.fields.len());
     for (k, v) in &doc.fields {
         if !is_properties(k) {
-            fields.push((k.clone(), v.raw()?));
+            fields.push((Key::Borrowed(k.as_ref()), v.raw()?));
         }
     }
     let obj = Object { fields };
@@ -127,11 +127,21 @@ pub fn to_blob(
 }
 
 /// opm rejects a blob whose keys differ only in case (`name` and `Name`).
-fn check_folded_duplicates<V>(fields: &[(String, V)]) -> Result<(), String> {
+fn check_folded_duplicates<V>(fields: &[(Key<'_>, V)]) -> Result<(), String> {
     let mut groups: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+    let ascii = fields.iter().all(|(k, _)| k.is_ascii());
+    let clash = |i: usize, a: &str| {
+        fields[..i]
+            .iter()
+            .any(|(b, _)| a != b.as_ref() && a.eq_ignore_ascii_case(b))
+    };
+    if ascii && !fields.iter().enumerate().any(|(i, (a, _))| clash(i, a)) {
+        // The common case: no two ASCII keys differ only in case.
+        return Ok(());
+    }
     for (k, _) in fields {
         let g = groups.entry(k.to_lowercase()).or_default();
-        if !g.contains(&k.as_str()) {
+        if !g.contains(&k.as_ref()) {
             g.push(k);
         }
     }
@@ -150,7 +160,7 @@ fn check_folded_duplicates<V>(fields: &[(String, V)]) -> Result<(), String> {
     }
 }
 
-fn meta_string(fields: &[(String, FieldValue)], key: &str) -> Result<String, String> {
+fn meta_string(fields: &[(Key<'_>, FieldValue)], key: &str) -> Result<String, String> {
     let Some((k, v)) = fields.iter().rev().find(|(k, _)| fold_eq(k, key)) else {
         return Ok(String::new());
     };
@@ -175,13 +185,13 @@ fn meta_string(fields: &[(String, FieldValue)], key: &str) -> Result<String, Str
 }
 
 /// The object with keys sorted, as opm re-encodes every blob.
-fn canonical_object(fields: &[(String, FieldValue)]) -> serde_json::Value {
+fn canonical_object(fields: &[(Key<'_>, FieldValue)]) -> serde_json::Value {
     let mut map = serde_json::Map::new();
     for (k, v) in fields {
         // Depth was checked when the document was read, so this cannot fail.
         // (serde_json's Value keeps maps sorted by key in this build.)
         let value = serde_json::from_str(v.text()).unwrap_or(serde_json::Value::Null);
-        map.insert(k.clone(), value);
+        map.insert(k.to_string(), value);
     }
     serde_json::Value::Object(map)
 }
@@ -450,19 +460,13 @@ fn parse_deprecation(o: &Object<'_>, loc: &Location) -> Result<Deprecation, Stri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rawjson::raw_from_string;
     use std::sync::Arc;
 
-    fn doc(pairs: &[(&str, &str)]) -> DocFields {
+    fn doc(pairs: &[(&str, &str)]) -> DocFields<'static> {
         DocFields {
             fields: pairs
                 .iter()
-                .map(|(k, v)| {
-                    (
-                        k.to_string(),
-                        FieldValue::Raw(raw_from_string(v.to_string())),
-                    )
-                })
+                .map(|(k, v)| (Key::Owned(k.to_string()), FieldValue::Text(v.to_string())))
                 .collect(),
             entry_lines: Vec::new(),
         }

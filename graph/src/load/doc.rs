@@ -10,31 +10,31 @@ use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::location::to_u32;
-use crate::rawjson::{fold_eq, json_kind, JsonWriter, KeyWriter, RawJson, Transcoded};
+use crate::location::{to_u32, LineCounter};
+use crate::rawjson::{fold_eq, JsonWriter, Key, KeyWriter, Transcoded};
 
 /// A document's top-level members, as JSON, with the 1-based lines (in the file)
 /// of the items of its `entries` member when known.
 #[derive(Debug)]
-pub struct DocFields {
-    /// Members in input order.
-    pub fields: Vec<(String, FieldValue)>,
+pub struct DocFields<'a> {
+    /// Members in input order (keys borrowed from JSON text when they can be).
+    pub fields: Vec<(Key<'a>, FieldValue<'a>)>,
     /// File line of each `entries` item, when the document has such a sequence.
     pub entry_lines: Vec<u32>,
 }
 
 /// A member's value.
 #[derive(Debug)]
-pub enum FieldValue {
-    /// Raw JSON (from a JSON document).
-    Raw(RawJson),
+pub enum FieldValue<'a> {
+    /// Raw JSON borrowed from the text of a JSON file.
+    Raw(&'a RawValue),
     /// JSON text written while reading a YAML document, valid by construction.
     /// It is parsed only where it is used, so that the largest members are read
     /// in a single pass.
     Text(String),
 }
 
-impl FieldValue {
+impl FieldValue<'_> {
     /// The JSON text.
     pub fn text(&self) -> &str {
         match self {
@@ -57,21 +57,16 @@ impl FieldValue {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NotAnObject(pub &'static str);
 
-/// Read a JSON document borrowed from `file_text`.
-pub fn json_doc(
-    raw: &RawValue,
+/// Make a JSON document's members (borrowed from `file_text`) into fields,
+/// finding the line of each `entries` item with `lines`, which must not have
+/// been asked about offsets past the document's start.
+pub fn json_doc<'a>(
+    members: Vec<(Key<'a>, &'a RawValue)>,
     file_text: &str,
-    lines: &crate::location::LineIndex,
-) -> Result<DocFields, NotAnObject> {
-    if json_kind(raw) != "object" {
-        return Err(NotAnObject(json_kind(raw)));
-    }
-    let obj = match crate::rawjson::Object::parse(raw, "map[string]interface {}") {
-        Ok(o) => o,
-        Err(_) => return Err(NotAnObject("object")),
-    };
+    lines: &mut LineCounter<'_>,
+) -> DocFields<'a> {
     let mut entry_lines = Vec::new();
-    if let Some((_, entries)) = obj.fields.iter().rev().find(|(k, _)| fold_eq(k, "entries")) {
+    if let Some((_, entries)) = members.iter().rev().find(|(k, _)| fold_eq(k, "entries")) {
         if let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(entries.get()) {
             let base = entries.get().as_ptr() as usize;
             let entries_off = offset_in(file_text, entries.get());
@@ -84,14 +79,13 @@ pub fn json_doc(
             }
         }
     }
-    Ok(DocFields {
-        fields: obj
-            .fields
+    DocFields {
+        fields: members
             .into_iter()
-            .map(|(k, v)| (k, FieldValue::Raw(v.to_owned())))
+            .map(|(k, v)| (k, FieldValue::Raw(v)))
             .collect(),
         entry_lines,
-    })
+    }
 }
 
 /// Byte offset of `part` inside `whole`, when `part` is a sub-slice of it.
@@ -118,7 +112,7 @@ pub enum YamlDoc {
 
 impl YamlDoc {
     /// Turn into [`DocFields`], shifting entry lines to file lines.
-    pub fn into_fields(self, first_line: u32) -> Result<DocFields, NotAnObject> {
+    pub fn into_fields(self, first_line: u32) -> Result<DocFields<'static>, NotAnObject> {
         match self {
             YamlDoc::Other(kind) => Err(NotAnObject(kind)),
             YamlDoc::Object {
@@ -127,7 +121,7 @@ impl YamlDoc {
             } => Ok(DocFields {
                 fields: fields
                     .into_iter()
-                    .map(|(k, v)| (k, FieldValue::Text(v)))
+                    .map(|(k, v)| (Key::Owned(k), FieldValue::Text(v)))
                     .collect(),
                 entry_lines: entry_lines
                     .into_iter()
@@ -277,9 +271,11 @@ mod tests {
     #[test]
     fn json_entries_get_lines() {
         let text = "{\n \"schema\": \"olm.channel\",\n \"entries\": [\n  {\"name\": \"a\"},\n  {\"name\": \"b\"}\n ]\n}\n";
-        let raw: &RawValue = serde_json::from_str(text.trim_end()).unwrap();
-        let idx = crate::location::LineIndex::new(text);
-        let f = json_doc(raw, text, &idx).unwrap();
+        let members: crate::rawjson::JsonItem<'_> = serde_json::from_str(text).unwrap();
+        let crate::rawjson::JsonItem::Object(members) = members else {
+            panic!("an object")
+        };
+        let f = json_doc(members, text, &mut LineCounter::new(text));
         assert_eq!(f.entry_lines, vec![4, 5]);
     }
 

@@ -28,11 +28,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
-use serde_json::value::RawValue;
 
 use crate::declcfg::DeclarativeConfig;
 use crate::diagnostic::Diagnostic;
-use crate::location::{LineIndex, Location};
+use crate::location::{LineCounter, LineIndex, Location};
+use crate::rawjson::JsonItem;
 use blob::Blob;
 use doc::{DocFields, NotAnObject, YamlDoc};
 
@@ -219,10 +219,25 @@ fn walk_error(err: &ignore::Error) -> Diagnostic {
     }
 }
 
+/// Files at least this large are mapped into memory instead of copied.
+const MAP_FILE_BYTES: u64 = 1 << 20;
+
 /// Load one file.
+///
+/// Large files are mapped rather than read: the text then lives in the page
+/// cache, with no copy and no fresh memory to fill. As with every tool that maps
+/// files, a file truncated by another process while olmsat reads it can end the
+/// process (SIGBUS); catalogs are not edited while they are validated.
 pub fn load_file(path: &Path, name: &str) -> Loaded {
     let loc = Location::new(Arc::from(name), 0);
-    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    let read_error = |e: std::io::Error| {
+        error_only(Diagnostic::error(format!("cannot read file: {e}")).at(&loc))
+    };
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) => return read_error(e),
+    };
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
     if size > MAX_FILE_BYTES {
         return error_only(
             Diagnostic::error(format!(
@@ -231,9 +246,23 @@ pub fn load_file(path: &Path, name: &str) -> Loaded {
             .at(&loc),
         );
     }
-    match std::fs::read(path) {
-        Ok(bytes) => load_bytes(name, &bytes),
-        Err(e) => error_only(Diagnostic::error(format!("cannot read file: {e}")).at(&loc)),
+    if size >= MAP_FILE_BYTES {
+        // SAFETY: the mapping is only read, and only while `map` lives; see the
+        // note above on files truncated by others meanwhile.
+        if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
+            return load_bytes(name, &map);
+        }
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    match (&file).take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes) {
+        Ok(_) if bytes.len() as u64 <= MAX_FILE_BYTES => load_bytes(name, &bytes),
+        Ok(_) => error_only(
+            Diagnostic::error(format!(
+                "file is larger than the {MAX_FILE_BYTES}-byte limit olmsat reads"
+            ))
+            .at(&loc),
+        ),
+        Err(e) => read_error(e),
     }
 }
 
@@ -310,7 +339,7 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> Loaded {
     out
 }
 
-type DocResult = Result<(DocFields, Location, Option<Diagnostic>), Box<Diagnostic>>;
+type DocResult<'a> = Result<(DocFields<'a>, Location, Option<Diagnostic>), Box<Diagnostic>>;
 
 fn not_object(kind: NotAnObject, loc: &Location) -> Box<Diagnostic> {
     let hint = if kind.0 == "array" {
@@ -327,20 +356,108 @@ fn not_object(kind: NotAnObject, loc: &Location) -> Box<Diagnostic> {
     )
 }
 
-/// Split a JSON stream into documents. Fails (for the YAML fallback) when the
+/// JSON files at least this large are read in pieces in parallel.
+const PARALLEL_JSON_BYTES: usize = 4 << 20;
+
+/// Split a JSON stream into documents, reading each object's members in the same
+/// pass (values borrowed from `text`). Fails (for the YAML fallback) when the
 /// first or second value cannot be decoded.
-fn json_docs(file: &Arc<str>, text: &str) -> Result<Vec<DocResult>, Box<Diagnostic>> {
-    let lines = LineIndex::new(text);
-    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<&RawValue>();
+fn json_docs<'a>(file: &Arc<str>, text: &'a str) -> Result<Vec<DocResult<'a>>, Box<Diagnostic>> {
+    if text.len() >= PARALLEL_JSON_BYTES {
+        if let Some(docs) = json_docs_parallel(file, text) {
+            return Ok(docs);
+        }
+    }
+    json_docs_in(file, text, 0..text.len(), LineCounter::new(text), false)
+}
+
+/// Read a large JSON stream in pieces on all threads.
+///
+/// Pieces start at a `{` that begins a line. A JSON string cannot hold a raw
+/// newline, so such a brace is always structural, but it may open an object
+/// nested inside a document rather than a document. Then the piece before it
+/// ends inside an unfinished value and fails to parse; any failure sends the
+/// whole file to the sequential reader, so the result (documents, lines and
+/// errors) is exactly the sequential one.
+fn json_docs_parallel<'a>(file: &Arc<str>, text: &'a str) -> Option<Vec<DocResult<'a>>> {
+    let bytes = text.as_bytes();
+    let pieces = rayon::current_num_threads().max(1) * 8;
+    let mut starts = vec![0usize];
+    for i in 1..pieces {
+        let from = (text.len() / pieces * i).max(starts[starts.len() - 1] + 1);
+        let Some(at) = memchr::memmem::find(bytes.get(from..)?, b"\n{") else {
+            break;
+        };
+        starts.push(from + at + 1);
+    }
+    starts.push(text.len());
+    let ranges: Vec<std::ops::Range<usize>> = starts.windows(2).map(|w| w[0]..w[1]).collect();
+    let newlines: Vec<usize> = ranges
+        .par_iter()
+        .map(|r| memchr::memchr_iter(b'\n', &bytes[r.clone()]).count())
+        .collect();
+    let mut first_lines = Vec::with_capacity(ranges.len());
+    let mut line = 0usize;
+    for n in &newlines {
+        first_lines.push(line);
+        line += n;
+    }
+    let parts: Vec<Option<Vec<DocResult<'a>>>> = ranges
+        .into_par_iter()
+        .zip(first_lines)
+        .map(|(r, line)| {
+            let lines = LineCounter::resume(text, r.start, line);
+            json_docs_in(file, text, r, lines, true).ok()
+        })
+        .collect();
+    let mut out = Vec::new();
+    for p in parts {
+        out.extend(p?);
+    }
+    Some(out)
+}
+
+/// Read the JSON documents in `range` of `text`. With `strict`, any invalid
+/// JSON is an error; otherwise it ends the stream with an error document,
+/// unless it comes in the first two values (then the file may be YAML).
+fn json_docs_in<'a>(
+    file: &Arc<str>,
+    text: &'a str,
+    range: std::ops::Range<usize>,
+    mut lines: LineCounter<'a>,
+    strict: bool,
+) -> Result<Vec<DocResult<'a>>, Box<Diagnostic>> {
+    let base = range.start;
+    let piece = &text[range];
+    let mut stream = serde_json::Deserializer::from_str(piece).into_iter::<JsonItem<'a>>();
     let mut out = Vec::new();
     loop {
+        let before = stream.byte_offset();
         match stream.next() {
             None => break,
-            Some(Ok(raw)) => {
-                let off = doc::offset_in(text, raw.get()).unwrap_or(0);
-                let (line, col) = lines.line_col(off);
+            Some(Ok(item)) => {
+                let rest = &piece.as_bytes()[before..];
+                let start = base
+                    + before
+                    + rest
+                        .iter()
+                        .position(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+                        .unwrap_or(0);
+                let (line, col) = lines.line_col(start);
                 let loc = Location::new(file.clone(), line).at(line, col);
-                if crate::rawjson::max_depth(raw.get()) > MAX_DEPTH {
+                let members = match item {
+                    JsonItem::Object(m) => m,
+                    JsonItem::Other(kind) => {
+                        out.push(Err(not_object(NotAnObject(kind), &loc)));
+                        continue;
+                    }
+                };
+                let depth = members
+                    .iter()
+                    .map(|(_, v)| 1 + crate::rawjson::max_depth(v.get()))
+                    .max()
+                    .unwrap_or(1);
+                if depth > MAX_DEPTH {
                     out.push(Err(Box::new(
                         Diagnostic::error(format!(
                             "JSON nested deeper than {MAX_DEPTH} levels; olmsat refuses it"
@@ -349,17 +466,13 @@ fn json_docs(file: &Arc<str>, text: &str) -> Result<Vec<DocResult>, Box<Diagnost
                     )));
                     continue;
                 }
-                out.push(
-                    doc::json_doc(raw, text, &lines)
-                        .map(|f| (f, loc.clone(), None))
-                        .map_err(|k| not_object(k, &loc)),
-                );
+                out.push(Ok((doc::json_doc(members, text, &mut lines), loc, None)));
             }
             Some(Err(e)) => {
                 let d = Diagnostic::error(format!("invalid JSON: {}", strip_json_position(&e)))
                     .at(&Location::new(file.clone(), to_u32_line(e.line()))
                         .at(to_u32_line(e.line()), to_u32_line(e.column())));
-                if out.len() <= 1 {
+                if strict || out.len() <= 1 {
                     return Err(Box::new(d));
                 }
                 out.push(Err(Box::new(d)));
@@ -398,7 +511,7 @@ pub(crate) fn yaml_options(duplicates_last_wins: bool) -> serde_saphyr::Options 
 }
 
 /// Split a YAML stream and parse its documents in parallel.
-fn yaml_docs(file: &Arc<str>, text: &str) -> Result<Vec<DocResult>, Box<Diagnostic>> {
+fn yaml_docs(file: &Arc<str>, text: &str) -> Result<Vec<DocResult<'static>>, Box<Diagnostic>> {
     let chunks = split::split_yaml(text).map_err(|b| {
         Box::new(
             Diagnostic::error(format!("invalid Yaml document separator: {}", b.trailing))
@@ -408,7 +521,7 @@ fn yaml_docs(file: &Arc<str>, text: &str) -> Result<Vec<DocResult>, Box<Diagnost
     Ok(chunks.par_iter().map(|c| yaml_doc(file, c)).collect())
 }
 
-fn yaml_doc(file: &Arc<str>, c: &split::Chunk<'_>) -> DocResult {
+fn yaml_doc(file: &Arc<str>, c: &split::Chunk<'_>) -> DocResult<'static> {
     let loc = Location::new(file.clone(), split::first_content_line(c));
     if split::is_blank_or_comments(c.text) {
         return Err(Box::new(
@@ -495,4 +608,110 @@ fn yaml_error(
     let mut d = Diagnostic::error(msg).at(&Location::new(file.clone(), line).at(line, col));
     d.severity = severity;
     d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A JSON stream of `n` pretty-printed documents, some holding an object that
+    /// starts a line (the case the parallel reader must not split at).
+    fn stream(n: usize, nested_at_line_start: bool) -> String {
+        let mut s = String::new();
+        for i in 0..n {
+            s.push_str(&format!(
+                "{{\n    \"schema\": \"olm.channel\",\n    \"name\": \"c{i}\",\n    \"package\": \"p\",\n    \"entries\": [\n        {{\"name\": \"b{i}\"}},\n        {{\"name\": \"x{i}\", \"replaces\": \"b{i}\"}}\n    ]\n}}\n"
+            ));
+            if nested_at_line_start && i % 1000 == 500 {
+                s.push_str(&format!(
+                    "{{\"schema\": \"x\", \"name\": \"n{i}\", \"v\":\n{{\"a\": 1}}}}\n"
+                ));
+            }
+        }
+        s
+    }
+
+    fn summary(docs: &[DocResult<'_>]) -> Vec<(String, Vec<u32>, Vec<String>)> {
+        docs.iter()
+            .map(|d| match d {
+                Ok((f, loc, _)) => (
+                    loc.to_string(),
+                    f.entry_lines.clone(),
+                    f.fields
+                        .iter()
+                        .map(|(k, v)| format!("{k}={}", v.text()))
+                        .collect(),
+                ),
+                Err(e) => (e.to_string(), Vec::new(), Vec::new()),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn parallel_json_reading_matches_the_sequential_reader() {
+        let file: Arc<str> = Arc::from("big.json");
+        for nested in [false, true] {
+            let text = stream(40_000, nested);
+            assert!(
+                text.len() >= PARALLEL_JSON_BYTES,
+                "big enough to go parallel"
+            );
+            let seq = json_docs_in(&file, &text, 0..text.len(), LineCounter::new(&text), false)
+                .expect("valid");
+            let par = json_docs_parallel(&file, &text);
+            if nested {
+                // A piece boundary may fall on the nested object: then the
+                // parallel reader gives up and the sequential one is used.
+                if let Some(par) = &par {
+                    assert_eq!(summary(par), summary(&seq));
+                }
+            } else {
+                let par = par.expect("clean boundaries are read in parallel");
+                assert_eq!(summary(&par), summary(&seq));
+            }
+            let all = json_docs(&file, &text).expect("valid");
+            assert_eq!(summary(&all), summary(&seq));
+        }
+    }
+
+    #[test]
+    fn a_split_inside_a_document_falls_back() {
+        let file: Arc<str> = Arc::from("big.json");
+        // One huge document whose members start lines with `{`.
+        let mut text = String::from("{\"schema\": \"x\", \"items\": [\n");
+        while text.len() < PARALLEL_JSON_BYTES + 1000 {
+            text.push_str("{\"a\": \"some value to fill the line\"},\n");
+        }
+        text.push_str("{\"a\": 0}]}\n{\"schema\": \"y\"}\n");
+        assert!(json_docs_parallel(&file, &text).is_none());
+        let docs = json_docs(&file, &text).expect("valid");
+        assert_eq!(docs.len(), 2);
+        assert!(docs.iter().all(Result::is_ok));
+    }
+
+    #[test]
+    fn invalid_json_in_a_large_file_is_reported_as_sequential_reading_does() {
+        let file: Arc<str> = Arc::from("big.json");
+        let mut text = stream(40_000, false);
+        let cut = text.len() / 2;
+        let at = cut + text[cut..].find("\"name\"").expect("a name");
+        text.insert_str(at, "oops ");
+        let l = load_bytes("big.json", text.as_bytes());
+        let seq = json_docs_in(&file, &text, 0..text.len(), LineCounter::new(&text), false)
+            .expect("two values read");
+        let errors: Vec<String> = l
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        let last = seq.last().expect("docs");
+        assert_eq!(
+            errors[0],
+            last.as_ref()
+                .expect_err("an error ends the stream")
+                .to_string()
+        );
+    }
 }
