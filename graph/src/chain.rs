@@ -9,7 +9,10 @@
 //!   name). Meeting a name twice is a cycle.
 //! - Entries neither on that chain nor skipped by anyone are stranded.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
+
+// foldhash: fast, and seeded per process like the standard hasher.
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use crate::declcfg::ChannelEntry;
 

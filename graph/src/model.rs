@@ -6,7 +6,10 @@
 //! keeps what it can (the first of duplicates, bundles with unparseable versions
 //! without a version), so later checks still run and every error is reported.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
+
+// foldhash: fast, and seeded per process like the standard hasher.
+use foldhash::{HashSet, HashSetExt};
 
 use rayon::prelude::*;
 

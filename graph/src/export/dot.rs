@@ -22,7 +22,7 @@ use std::io::{self, Write};
 use petgraph::graph::NodeIndex;
 
 use super::drawing::{Drawing, DrawnChannel, DrawnPackage};
-use crate::upgrade::{EdgeKind, Node, Presence};
+use crate::upgrade::{Edge, EdgeKind, Node, Presence};
 
 /// Fill of bundles deprecated by `olm.deprecations` (as opm draws them).
 pub const DEPRECATED_FILL: &str = "#E8960F";
@@ -45,6 +45,22 @@ pub const DENSE_EDGES: usize = 150;
 /// other control characters are written as visible `\u{..}` text.
 pub fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
+    quote_into(&mut out, s);
+    out
+}
+
+/// [`quote`], appending to `out`.
+fn quote_into(out: &mut String, s: &str) {
+    let plain = s
+        .bytes()
+        .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\');
+    if plain {
+        out.reserve(s.len() + 2);
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+        return;
+    }
     out.push('"');
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
@@ -60,7 +76,6 @@ pub fn quote(s: &str) -> String {
         }
     }
     out.push('"');
-    out
 }
 
 /// Like [`quote`], but `\n` in `s` stays a line break (for labels built here).
@@ -137,41 +152,50 @@ fn node_attrs(node: &Node<'_>, head: bool, highlighted: bool, range: Option<&str
     attrs.join(", ")
 }
 
-fn edge_attrs(
-    kind: EdgeKind,
-    range: Option<&str>,
-    declared_at: &str,
+/// Append an edge's attributes to `out`; `scratch` is working space.
+fn write_edge_attrs(
+    out: &mut String,
+    scratch: &mut String,
+    edge: &Edge<'_>,
     highlighted: bool,
     dense: bool,
-) -> String {
+) {
+    let kind = edge.kind;
+    let range = edge.range();
     let (style, color) = match kind {
         EdgeKind::Replaces => ("solid", "#333333"),
         EdgeKind::Skips => ("dashed", "#3465A4"),
         EdgeKind::SkipRange => ("dotted", "#6B6B6B"),
     };
-    let label = match range {
-        Some(_) if dense => None,
-        Some(r) => Some(quote_lines(&[kind.as_str(), r])),
-        None => Some(quote(kind.as_str())),
-    };
-    let tip = match range {
-        Some(r) => format!("{kind} {} declared at {declared_at}", quote(r)),
-        None => format!("{kind} declared at {declared_at}"),
-    };
-    let color = if highlighted { HIGHLIGHT } else { color };
-    let mut attrs = match label {
-        Some(l) => format!("label={l}, "),
-        None => String::new(),
-    };
-    let _ = write!(
-        attrs,
-        "style={style}, color=\"{color}\", fontcolor=\"{color}\", tooltip={}",
-        quote(&tip)
-    );
-    if highlighted {
-        attrs.push_str(", penwidth=3");
+    match range {
+        Some(_) if dense => {}
+        Some(r) => {
+            out.push_str("label=");
+            out.push_str(&quote_lines(&[kind.as_str(), r]));
+            out.push_str(", ");
+        }
+        None => {
+            out.push_str("label=");
+            quote_into(out, kind.as_str());
+            out.push_str(", ");
+        }
     }
-    attrs
+    scratch.clear();
+    scratch.push_str(kind.as_str());
+    if let Some(r) = range {
+        scratch.push(' ');
+        quote_into(scratch, r);
+    }
+    let _ = write!(scratch, " declared at {}", edge.location());
+    let color = if highlighted { HIGHLIGHT } else { color };
+    let _ = write!(
+        out,
+        "style={style}, color=\"{color}\", fontcolor=\"{color}\", tooltip="
+    );
+    quote_into(out, scratch);
+    if highlighted {
+        out.push_str(", penwidth=3");
+    }
 }
 
 fn write_channel(
@@ -257,41 +281,32 @@ fn write_channel(
             )
         );
     }
+    let mut scratch = String::new();
     for &e in &ch.edges {
         let Some((a, b)) = g.graph().edge_endpoints(e) else {
             continue;
         };
         let edge = g.edge(e);
         let highlighted = path_edges.contains(&(Some(a), b, edge.kind));
-        let _ = writeln!(
+        let _ = write!(
             out,
-            "      {} -> {} [{}];",
-            node_id(p, c, a),
-            node_id(p, c, b),
-            edge_attrs(
-                edge.kind,
-                edge.range(),
-                &edge.location().to_string(),
-                highlighted,
-                dense
-            )
+            "      n{p}_{c}_{} -> n{p}_{c}_{} [",
+            a.index(),
+            b.index()
         );
+        write_edge_attrs(out, &mut scratch, edge, highlighted, dense);
+        out.push_str("];\n");
     }
     if let Some(h) = &ch.highlight {
         for st in h.path.steps.iter().filter(|st| st.from.is_none()) {
-            let _ = writeln!(
+            let _ = write!(
                 out,
-                "      {} -> {} [{}];",
+                "      {} -> {} [",
                 start_id(p, c),
-                node_id(p, c, st.to),
-                edge_attrs(
-                    st.edge.kind,
-                    st.edge.range(),
-                    &st.edge.location().to_string(),
-                    true,
-                    dense
-                )
+                node_id(p, c, st.to)
             );
+            write_edge_attrs(out, &mut scratch, &st.edge, true, dense);
+            out.push_str("];\n");
         }
     }
     out.push_str("    }\n");

@@ -3,7 +3,8 @@
 //! per `skips` name, and per entry whose version a `skipRange` contains.
 
 use std::cmp::Ordering;
-use std::collections::{HashMap, HashSet};
+// foldhash: fast, and seeded per process like the standard hasher.
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use petgraph::graph::{DiGraph, EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
