@@ -216,3 +216,45 @@ fn dead_ends_are_reported_and_exit_1() {
     assert!(r.stdout.contains("a -> b  replaces declared at <stdin>:"));
     assert!(r.stdout.contains("reaches the head c in 2 steps"));
 }
+
+#[test]
+fn quadratic_skip_range_channels_are_refused_not_exhausting_memory() {
+    // 3,300 entries whose skipRange matches every version: about 10.9 million
+    // range edges, past the 5 million olmsat builds.
+    let n = 3_300;
+    let names: Vec<String> = (0..n).map(|i| format!("b{i}")).collect();
+    let versions: Vec<String> = (0..n).map(|i| format!("1.0.{i}")).collect();
+    let entries: Vec<String> = (0..n)
+        .map(|i| {
+            if i == 0 {
+                r#"{"name":"b0"}"#.to_owned()
+            } else {
+                format!(
+                    r#"{{"name":"b{i}","replaces":"b{}","skipRange":">=0.0.0"}}"#,
+                    i - 1
+                )
+            }
+        })
+        .collect();
+    let entry_refs: Vec<&str> = entries.iter().map(String::as_str).collect();
+    let bundles: Vec<(&str, &str)> = names
+        .iter()
+        .map(String::as_str)
+        .zip(versions.iter().map(String::as_str))
+        .collect();
+    let input = catalog(&entry_refs, &bundles);
+    let dir = corpus();
+    let expected = "olmsat: package \"p\", channel \"stable\": its skipRanges make more than 5000000 edges; olmsat refuses to build a graph this large\n";
+    let r = olmsat_in(
+        &dir,
+        &["path", "-", "--package", "p", "--from", "b0"],
+        &input,
+        &[],
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(r.stderr, expected);
+    let r = olmsat_in(&dir, &["graph", "-", "-o", "dot"], &input, &[]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(r.stderr, expected);
+    assert!(r.stdout.is_empty());
+}

@@ -122,7 +122,14 @@ pub fn run(req: &Request<'_>) -> Result<Exit, Box<dyn std::error::Error>> {
             return Ok(Exit::Invalid);
         }
     };
-    let g = crate::output::timed("graph", || ChannelGraph::build(package, channel));
+    let g = match crate::output::timed("graph", || ChannelGraph::build(package, channel).complete())
+    {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("olmsat: {e}");
+            return Ok(Exit::Invalid);
+        }
+    };
     let start = match g.resolve_start(req.from) {
         Ok(s) => s,
         Err(e) => {

@@ -8,7 +8,7 @@ use petgraph::graph::{EdgeIndex, NodeIndex};
 use super::minimum_edge::{MinimumEdge, MinimumEdgeError};
 use crate::model::{Model, Package};
 use crate::suggest;
-use crate::upgrade::{select, ChannelGraph, OlmPath, SelectError, Start, StartError};
+use crate::upgrade::{select, ChannelGraph, OlmPath, SelectError, Start, StartError, TooManyEdges};
 
 /// What to draw.
 #[derive(Debug, Clone, Copy, Default)]
@@ -40,6 +40,9 @@ pub enum DrawError {
     /// Bad `--minimum-edge`.
     #[error(transparent)]
     MinimumEdge(#[from] MinimumEdgeError),
+    /// A channel's graph is too large to draw.
+    #[error(transparent)]
+    TooManyEdges(#[from] TooManyEdges),
     /// The highlight start is in none of the drawn channels.
     #[error("cannot highlight a path: {0}")]
     HighlightStart(StartError),
@@ -183,8 +186,11 @@ impl<'m> Drawing<'m> {
                 .iter()
                 .filter(|c| !c.synthesized)
                 .filter(|c| opts.channel.is_none_or(|name| c.name == name))
-                .map(|c| DrawnChannel::new(ChannelGraph::build(p, c), floor.as_ref()))
-                .collect();
+                .map(|c| {
+                    let g = ChannelGraph::build(p, c).complete()?;
+                    Ok(DrawnChannel::new(g, floor.as_ref()))
+                })
+                .collect::<Result<Vec<_>, TooManyEdges>>()?;
             drawn.push(DrawnPackage {
                 package: p,
                 channels,

@@ -126,6 +126,27 @@ pub struct InvalidRange<'m> {
     pub error: RangeError,
 }
 
+/// The most `skipRange` edges one channel graph holds. Ranges that each match
+/// every earlier version make the edge count grow with the square of the
+/// channel's length (a 100,000-entry channel would need 5·10⁹ edges); past this
+/// bound the graph is marked [`ChannelGraph::too_many_edges`] and callers refuse
+/// it with an error rather than run out of memory or answer from part of it.
+/// Real catalogs stay far below it (the largest corpus channel has a few
+/// thousand range edges).
+pub const MAX_SKIP_RANGE_EDGES: usize = 5_000_000;
+
+/// A channel whose `skipRange` edges exceed [`MAX_SKIP_RANGE_EDGES`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("package {package:?}, channel {channel:?}: its skipRanges make more than {limit} edges; olmsat refuses to build a graph this large")]
+pub struct TooManyEdges {
+    /// The package.
+    pub package: String,
+    /// The channel.
+    pub channel: String,
+    /// The limit that was passed.
+    pub limit: usize,
+}
+
 /// The upgrade graph of one channel of a package.
 ///
 /// Nodes `0..entries.len()` are the channel's entries in input order; external
@@ -139,6 +160,7 @@ pub struct ChannelGraph<'m> {
     by_name: HashMap<&'m str, NodeIndex>,
     ranges: Vec<(usize, Range)>,
     invalid_ranges: Vec<InvalidRange<'m>>,
+    too_many_edges: bool,
 }
 
 impl<'m> ChannelGraph<'m> {
@@ -147,6 +169,15 @@ impl<'m> ChannelGraph<'m> {
     /// Cost: linear in entries, `replaces` and `skips`, plus one range test per
     /// (entry with a skipRange, entry with a version) pair.
     pub fn build(package: &'m Package, channel: &'m Channel) -> ChannelGraph<'m> {
+        Self::build_bounded(package, channel, MAX_SKIP_RANGE_EDGES)
+    }
+
+    /// [`ChannelGraph::build`] with another bound on `skipRange` edges.
+    pub fn build_bounded(
+        package: &'m Package,
+        channel: &'m Channel,
+        max_range_edges: usize,
+    ) -> ChannelGraph<'m> {
         let entries = &channel.entries;
         let chain: &ChainAnalysis = &channel.chain;
         let mut graph: DiGraph<Node<'m>, Edge<'m>> = DiGraph::with_capacity(entries.len(), 0);
@@ -229,6 +260,8 @@ impl<'m> ChannelGraph<'m> {
             .collect();
         by_version.sort_by(|a, b| crate::version::compare(a.0, b.0).then(a.1.cmp(&b.1)));
         let mut matched: Vec<usize> = Vec::new();
+        let mut range_edges = 0usize;
+        let mut too_many_edges = false;
         for (i, range) in &ranges {
             let to = NodeIndex::new(*i);
             let declared_by = &entries[*i];
@@ -244,6 +277,11 @@ impl<'m> ChannelGraph<'m> {
             }
             matched.sort_unstable();
             matched.dedup();
+            range_edges += matched.len();
+            if range_edges > max_range_edges {
+                too_many_edges = true;
+                break;
+            }
             for &j in &matched {
                 graph.add_edge(
                     NodeIndex::new(j),
@@ -262,7 +300,26 @@ impl<'m> ChannelGraph<'m> {
             by_name,
             ranges,
             invalid_ranges,
+            too_many_edges,
         }
+    }
+
+    /// Whether the channel's `skipRange` edges passed the bound the graph was
+    /// built with, so that the graph is incomplete and must not be used.
+    pub fn too_many_edges(&self) -> bool {
+        self.too_many_edges
+    }
+
+    /// The graph, or an error when it is incomplete (see [`MAX_SKIP_RANGE_EDGES`]).
+    pub fn complete(self) -> Result<Self, TooManyEdges> {
+        if self.too_many_edges {
+            return Err(TooManyEdges {
+                package: self.package.name.clone(),
+                channel: self.channel.name.clone(),
+                limit: MAX_SKIP_RANGE_EDGES,
+            });
+        }
+        Ok(self)
     }
 
     /// The package.
@@ -454,6 +511,36 @@ mod tests {
         assert_eq!(chain, vec!["c", "b"]);
         let a = g.node_index("a").map(|n| g.node(n));
         assert!(a.is_some_and(|a| a.skipped && a.chain_position.is_none()));
+    }
+
+    #[test]
+    fn quadratic_range_edges_are_bounded() {
+        // Every entry's range matches every version: quadratically many edges.
+        let specs: Vec<String> = (0..40)
+            .map(|i| {
+                if i == 0 {
+                    "v0@1.0.0".to_owned()
+                } else {
+                    format!("v{i}@1.0.{i}<v{};>=0.0.0", i - 1)
+                }
+            })
+            .collect();
+        let specs: Vec<&str> = specs.iter().map(String::as_str).collect();
+        let p = package(&specs);
+        let all = ChannelGraph::build(&p, stable(&p));
+        assert!(!all.too_many_edges());
+        let range_edges = |g: &ChannelGraph<'_>| {
+            g.edge_list()
+                .filter(|(e, _, _)| g.edge(*e).kind == EdgeKind::SkipRange)
+                .count()
+        };
+        assert_eq!(range_edges(&all), 39 * 40);
+        assert!(all.complete().is_ok());
+        let bounded = ChannelGraph::build_bounded(&p, stable(&p), 100);
+        assert!(bounded.too_many_edges());
+        assert!(range_edges(&bounded) <= 100);
+        let err = bounded.complete().expect_err("refused");
+        assert!(err.to_string().contains("refuses"), "{err}");
     }
 
     #[test]

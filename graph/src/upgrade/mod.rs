@@ -24,7 +24,9 @@ pub(crate) mod fixture;
 
 pub use petgraph::graph::{EdgeIndex, NodeIndex};
 
-pub use graph::{ChannelGraph, Edge, EdgeKind, InvalidRange, Node, Presence};
+pub use graph::{
+    ChannelGraph, Edge, EdgeKind, InvalidRange, Node, Presence, TooManyEdges, MAX_SKIP_RANGE_EDGES,
+};
 pub use query::{AllPaths, NotOffered, OlmEnd, OlmPath, Step};
 pub use select::{select_channel, SelectError};
 pub use start::{Start, StartError, StartMatch};
