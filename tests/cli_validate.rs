@@ -121,3 +121,44 @@ fn list_commands() {
         stderr(&o)
     );
 }
+
+#[test]
+fn a_reader_that_leaves_early_ends_the_command_quietly() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    // Rendering a large real catalog into a pipe whose reader stops after a few
+    // bytes (as `olmsat render ... | head` does): no panic, no error message.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let catalog = "../shared/corpus/fbc/community-operators-prod/catalogs/v4.20";
+    if !root.join(catalog).is_dir() {
+        eprintln!("note: shared corpus missing; skipped");
+        return;
+    }
+    for args in [["render", catalog], ["list", "bundles"]] {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_olmsat"));
+        cmd.args(args).current_dir(&root);
+        if args[0] == "list" {
+            cmd.arg(catalog);
+        }
+        let mut child = cmd
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("olmsat runs");
+        let mut head = [0u8; 16];
+        child
+            .stdout
+            .take()
+            .expect("stdout")
+            .read_exact(&mut head)
+            .expect("some output");
+        let out = child.wait_with_output().expect("olmsat ends");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.is_empty(), "{args:?}: {err}");
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::ExitStatusExt;
+            assert_eq!(out.status.signal(), Some(13), "{args:?}: ended by SIGPIPE");
+        }
+    }
+}

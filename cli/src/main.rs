@@ -392,7 +392,20 @@ pub enum ListWhat {
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// Die quietly when standard output is a closed pipe (`olmsat list ... | head`),
+/// as command-line tools do, instead of failing on the next write: Rust ignores
+/// SIGPIPE by default, which makes every `println!` after the reader left panic.
+fn restore_default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in `main`, before any other thread exists;
+    // SIG_DFL is a valid disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    restore_default_sigpipe();
     let start = std::time::Instant::now();
     let cli = Cli::parse();
     let timings = cli.timings;
