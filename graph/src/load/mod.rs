@@ -318,7 +318,7 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> Loaded {
         .map(|d| match d {
             Err(e) => (Err(*e), Vec::new()),
             Ok((fields, loc, warn)) => {
-                let mut warnings: Vec<Diagnostic> = warn.into_iter().collect();
+                let mut warnings: Vec<Diagnostic> = warn.into_iter().map(|w| *w).collect();
                 let r = blob::to_blob(fields, &loc, &mut warnings)
                     .map_err(|m| Diagnostic::error(m).at(&loc));
                 (r, warnings)
@@ -339,7 +339,7 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> Loaded {
     out
 }
 
-type DocResult<'a> = Result<(DocFields<'a>, Location, Option<Diagnostic>), Box<Diagnostic>>;
+type DocResult<'a> = Result<(DocFields<'a>, Location, Option<Box<Diagnostic>>), Box<Diagnostic>>;
 
 fn not_object(kind: NotAnObject, loc: &Location) -> Box<Diagnostic> {
     let hint = if kind.0 == "array" {
@@ -410,9 +410,10 @@ fn json_docs_parallel<'a>(file: &Arc<str>, text: &'a str) -> Option<Vec<DocResul
             json_docs_in(file, text, r, lines, true).ok()
         })
         .collect();
-    let mut out = Vec::new();
+    let parts: Vec<Vec<DocResult<'a>>> = parts.into_iter().collect::<Option<_>>()?;
+    let mut out = Vec::with_capacity(parts.iter().map(Vec::len).sum());
     for p in parts {
-        out.extend(p?);
+        out.extend(p);
     }
     Some(out)
 }
@@ -539,6 +540,7 @@ fn yaml_doc(file: &Arc<str>, c: &split::Chunk<'_>) -> DocResult<'static> {
     };
     match parsed {
         Ok((d, warn)) => {
+            let warn = warn.map(Box::new);
             let fields = d
                 .into_fields(c.first_line)
                 .map_err(|k| not_object(k, &loc))?;
