@@ -162,3 +162,26 @@ fn a_reader_that_leaves_early_ends_the_command_quietly() {
         }
     }
 }
+
+#[test]
+fn a_file_over_the_size_limit_exits_1_with_its_name_and_the_limit() {
+    let d = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        d.path().join("catalog.yaml"),
+        "schema: olm.package\nname: p\ndefaultChannel: c\n",
+    )
+    .expect("write");
+    // Sparse: costs no disk space, and olmsat must not read it.
+    let f = std::fs::File::create(d.path().join("huge.json")).expect("create");
+    f.set_len(olmsat_graph::load::MAX_FILE_BYTES + 1)
+        .expect("set_len");
+    drop(f);
+    let dir = d.path().to_string_lossy().into_owned();
+    let o = olmsat(&["validate", &dir]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("huge.json: error: file is 1073741825 bytes, larger than the 1073741824-byte limit olmsat reads"),
+        "{out}"
+    );
+}

@@ -5,11 +5,13 @@
 //! package/channel/bundle model built from a catalog ([`model`]), validation with
 //! opm's rules and texts ([`validate`]), writing catalogs back ([`mod@write`]),
 //! operator bundle directories: reading, validation, rendering and building
-//! catalogs from them ([`bundle`]), upgrade graphs with the paths OLM takes
-//! through them ([`upgrade`]), and drawing them ([`export`]).
+//! catalogs from them ([`bundle`]), bounds on CEL rules ([`cel_limits`]), upgrade
+//! graphs with the paths OLM takes through them ([`upgrade`]), and drawing them
+//! ([`export`]).
 #![warn(missing_docs)]
 
 pub mod bundle;
+pub mod cel_limits;
 pub mod chain;
 pub mod declcfg;
 pub mod diagnostic;

@@ -6,6 +6,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use olmsat_graph::cel_limits::{self, CelError, DataBounds};
 use olmsat_graph::property::{Gvk, PropertyValue};
 use olmsat_graph::range::Range;
 use serde::Deserialize;
@@ -366,7 +367,10 @@ impl CelRule {
     /// Compile a rule; unknown functions are rejected (the Go checker's
     /// `undeclared reference`).
     pub fn compile(rule: &str, failure_message: &str) -> Result<CelRule, String> {
-        let program = cel::Program::compile(rule).map_err(|e| format!("ERROR: <input>: {e}"))?;
+        let program = cel_limits::compile(rule).map_err(|e| match e {
+            CelError::Syntax(e) => format!("ERROR: <input>: {e}"),
+            limit => format!("olmsat refuses this CEL rule: {limit}"),
+        })?;
         let refs = program.references();
         let mut unknown: Vec<&str> = refs
             .functions()
@@ -399,7 +403,9 @@ impl CelRule {
     }
 
     /// Evaluate against a candidate: evaluation errors count as false; a result that
-    /// is not a boolean is an error (the Go checker rejects such rules up front).
+    /// is not a boolean is an error (the Go checker rejects such rules up front), and
+    /// so is a rule whose estimated cost on this candidate's properties exceeds
+    /// olmsat's limits (see [`cel_limits`]).
     pub fn evaluate(&self, e: &Entry) -> Result<bool, PredicateError> {
         let props: Vec<Value> = e
             .properties
@@ -409,6 +415,13 @@ impl CelRule {
                 serde_json::json!({"type": p.type_, "value": value})
             })
             .collect();
+        let cost = cel_limits::estimate(self.program.expression(), DataBounds::of_json(&props));
+        if !cost.within_limits() {
+            return Err(PredicateError(format!(
+                "convert olm.constraint to resolver predicate: olmsat refuses to evaluate CEL rule {:?} on bundle {:?}: {cost}",
+                self.rule, e.name
+            )));
+        }
         let mut ctx = cel::Context::default();
         let Ok(list) = cel::to_value(&props) else {
             return Ok(false);

@@ -925,7 +925,7 @@ fn constraint_errors_into(value: &Value, at: &str, errs: &mut Vec<String>) {
                 let rule = v.get("rule").and_then(Value::as_str).unwrap_or("");
                 if rule.trim().is_empty() {
                     errs.push(format!("{at}.cel: The CEL expression is missing"));
-                } else if let Err(e) = cel::Program::compile(rule) {
+                } else if let Err(e) = crate::cel_limits::compile(rule) {
                     errs.push(format!("{at}.cel: invalid CEL expression: {e}"));
                 }
             }
