@@ -258,3 +258,54 @@ fn quadratic_skip_range_channels_are_refused_not_exhausting_memory() {
     assert_eq!(r.stderr, expected);
     assert!(r.stdout.is_empty());
 }
+
+#[test]
+fn a_broken_blob_of_another_package_does_not_block_a_path() {
+    let mut input = catalog(
+        &[r#"{"name":"a"}"#, r#"{"name":"b","replaces":"a"}"#],
+        &[("a", "1.0.0"), ("b", "1.1.0")],
+    );
+    input.push_str(r#"{"schema":"olm.bundle","package":"other","name":"x","properties":5}"#);
+    input.push('\n');
+    let tmp = tempfile::tempdir().expect("tempdir");
+    std::fs::write(tmp.path().join("catalog.json"), &input).expect("write");
+    let dir = tmp.path().to_string_lossy().into_owned();
+    let r = olmsat_in(
+        tmp.path(),
+        &["path", &dir, "--package", "p", "--from", "a"],
+        "",
+        &[],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("reaches the head b in 1 step"),
+        "{}",
+        r.stdout
+    );
+    // Asked about the other package (which has no olm.package blob), the whole
+    // catalog is loaded and the broken blob reported.
+    let r = olmsat_in(
+        tmp.path(),
+        &["path", &dir, "--package", "other", "--from", "x"],
+        "",
+        &[],
+    );
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("parse bundle"), "{}", r.stderr);
+    // The same from standard input.
+    let r = olmsat_in(
+        tmp.path(),
+        &["path", "-", "--package", "p", "--from", "a"],
+        &input,
+        &[],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = olmsat_in(
+        tmp.path(),
+        &["path", "-", "--package", "other", "--from", "x"],
+        &input,
+        &[],
+    );
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("parse bundle"), "{}", r.stderr);
+}

@@ -113,11 +113,45 @@ pub fn print_timings(total: std::time::Duration) {
 }
 
 /// Load the catalog at `path` and build its model; on read errors, print them and
-/// return `None` (the caller exits with [`Exit::Invalid`]).
+/// return `None` (the caller exits with [`Exit::Invalid`]). With `package`, only
+/// that package's blobs are built (problems elsewhere in the catalog are not
+/// reported); when the catalog has no such package, everything is loaded so the
+/// caller can name the packages there are.
 pub fn load_model(
     path: &std::path::Path,
+    package: Option<&str>,
 ) -> Result<Option<olmsat_graph::model::Model>, olmsat_graph::load::LoadError> {
-    let loaded = timed("read+parse", || olmsat_graph::load::load_path(path))?;
+    use olmsat_graph::load::{load_bytes_selected, load_path_selected, LoadError, Select};
+    use std::io::Read as _;
+    // Standard input can be read only once: keep it for a second, full load.
+    let stdin = if path.as_os_str() == "-" {
+        let mut text = Vec::new();
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut text)
+            .map_err(|source| LoadError::Io {
+                path: "-".into(),
+                source,
+            })?;
+        Some(text)
+    } else {
+        None
+    };
+    let load = |select: &Select| match &stdin {
+        Some(text) => Ok(load_bytes_selected("<stdin>", text, select)),
+        None => load_path_selected(path, select),
+    };
+    let loaded = timed("read+parse", || match package {
+        None => load(&Select::All),
+        Some(name) => {
+            let only = load(&Select::Package(name.to_owned()))?;
+            if only.config.packages.iter().any(|p| p.name == name) {
+                Ok(only)
+            } else {
+                load(&Select::All)
+            }
+        }
+    })?;
     let errors: Vec<Diagnostic> = loaded
         .diagnostics
         .iter()

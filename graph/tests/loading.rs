@@ -204,3 +204,45 @@ fn directories_named_like_files_and_symlinks() {
 fn a_missing_path_is_a_load_error() {
     assert!(load_path(Path::new("/definitely/not/here")).is_err());
 }
+
+#[test]
+fn loading_one_package_builds_only_its_blobs() {
+    use olmsat_graph::load::{load_bytes_selected, Select};
+    let text = r#"{"schema":"olm.package","name":"a","defaultChannel":"s"}
+{"schema":"olm.channel","package":"a","name":"s","entries":[{"name":"a.v1"}]}
+{"schema":"olm.bundle","package":"a","name":"a.v1","image":"x","properties":[]}
+{"schema":"olm.package","name":"b","defaultChannel":"s"}
+{"schema":"olm.bundle","package":"b","name":"b.v1","properties":5}
+{"schema":"x.other","package":"a","name":"kept"}
+{"schema":"x.other","name":"no package"}
+"#;
+    let all = load_bytes("c.json", text.as_bytes());
+    assert!(all.has_errors(), "b.v1's properties are not a list");
+    assert_eq!(all.config.packages.len(), 2);
+    let only = load_bytes_selected("c.json", text.as_bytes(), &Select::Package("a".into()));
+    assert!(!only.has_errors(), "{:?}", only.diagnostics);
+    let names = |v: &[String]| v.join(",");
+    assert_eq!(
+        names(
+            &only
+                .config
+                .packages
+                .iter()
+                .map(|p| p.name.clone())
+                .collect::<Vec<_>>()
+        ),
+        "a"
+    );
+    assert_eq!(only.config.channels.len(), 1);
+    assert_eq!(only.config.bundles.len(), 1);
+    assert_eq!(
+        only.config.others.len(),
+        1,
+        "blobs of other schemas of package a"
+    );
+    // Syntax errors are still reported, whatever package the broken text was.
+    let broken = format!("{text}{{\"schema\": \"olm.bundle\", \"package\": \"b\",");
+    let only = load_bytes_selected("c.json", broken.as_bytes(), &Select::Package("a".into()));
+    assert!(only.has_errors());
+    assert_eq!(only.config.bundles.len(), 1);
+}

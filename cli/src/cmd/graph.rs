@@ -71,7 +71,7 @@ pub fn run(
     opts: &DrawOptions<'_>,
     format: GraphFormat,
 ) -> Result<Exit, Box<dyn std::error::Error>> {
-    let Some(model) = crate::output::load_model(path)? else {
+    let Some(model) = crate::output::load_model(path, opts.package)? else {
         return Ok(Exit::Invalid);
     };
     let drawing = match crate::output::timed("graph", || Drawing::new(&model, opts)) {

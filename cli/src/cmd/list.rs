@@ -25,7 +25,7 @@ pub fn run(
     package: Option<&str>,
     format: ReportFormat,
 ) -> Result<Exit, Box<dyn std::error::Error>> {
-    let Some(model) = crate::output::load_model(path)? else {
+    let Some(model) = crate::output::load_model(path, None)? else {
         return Ok(Exit::Invalid);
     };
     if let Some(p) = package {

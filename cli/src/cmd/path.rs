@@ -112,7 +112,7 @@ fn notes(g: &ChannelGraph<'_>) -> Vec<String> {
 
 /// Show an upgrade path.
 pub fn run(req: &Request<'_>) -> Result<Exit, Box<dyn std::error::Error>> {
-    let Some(model) = crate::output::load_model(req.path)? else {
+    let Some(model) = crate::output::load_model(req.path, Some(req.package))? else {
         return Ok(Exit::Invalid);
     };
     let (package, channel) = match select_channel(&model, req.package, req.channel) {

@@ -126,6 +126,21 @@ pub fn to_blob(
     }
 }
 
+/// The package a document belongs to, read as the blob would read it: the name
+/// of an `olm.package` blob, the `package` member of any other. `None` when that
+/// member is absent, empty or not a string.
+pub(crate) fn package_of(fields: &DocFields<'_>) -> Option<String> {
+    let schema = meta_string(&fields.fields, "schema").ok()?;
+    let key = if schema == schema::PACKAGE {
+        "name"
+    } else {
+        "package"
+    };
+    meta_string(&fields.fields, key)
+        .ok()
+        .filter(|p| !p.is_empty())
+}
+
 /// opm rejects a blob whose keys differ only in case (`name` and `Name`).
 fn check_folded_duplicates<V>(fields: &[(Key<'_>, V)]) -> Result<(), String> {
     let mut groups: BTreeMap<String, Vec<&str>> = BTreeMap::new();

@@ -95,8 +95,35 @@ pub fn load_paths<P: AsRef<Path>>(paths: &[P]) -> Result<Loaded, LoadError> {
     Ok(out)
 }
 
+/// Which blobs loading keeps.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Select {
+    /// Every blob.
+    #[default]
+    All,
+    /// Only the blobs of one package: its `olm.package` blob and the blobs whose
+    /// `package` is its name. Other documents are parsed (their syntax errors are
+    /// still reported) but not turned into blobs, so their own problems are not
+    /// reported either. For commands about one package, on large catalogs.
+    Package(String),
+}
+
+impl Select {
+    fn keeps(&self, fields: &DocFields<'_>) -> bool {
+        match self {
+            Select::All => true,
+            Select::Package(name) => blob::package_of(fields).as_deref() == Some(name.as_str()),
+        }
+    }
+}
+
 /// Load one catalog path: a directory (walked), a file, or `-` (standard input).
 pub fn load_path(path: &Path) -> Result<Loaded, LoadError> {
+    load_path_selected(path, &Select::All)
+}
+
+/// [`load_path`], keeping only the blobs `select` names.
+pub fn load_path_selected(path: &Path, select: &Select) -> Result<Loaded, LoadError> {
     if path.as_os_str() == "-" {
         let mut text = Vec::new();
         std::io::stdin()
@@ -106,21 +133,21 @@ pub fn load_path(path: &Path) -> Result<Loaded, LoadError> {
                 path: "-".into(),
                 source,
             })?;
-        return Ok(load_bytes("<stdin>", &text));
+        return Ok(load_bytes_selected("<stdin>", &text, select));
     }
     let meta = std::fs::metadata(path).map_err(|source| LoadError::Io {
         path: path.display().to_string(),
         source,
     })?;
     if !meta.is_dir() {
-        let mut out = load_file(path, &path.display().to_string());
+        let mut out = load_file_selected(path, &path.display().to_string(), select);
         out.files = 1;
         return Ok(out);
     }
     let (files, mut diagnostics) = walk(path);
     let results: Vec<Loaded> = files
         .par_iter()
-        .map(|f| load_file(f, &f.display().to_string()))
+        .map(|f| load_file_selected(f, &f.display().to_string(), select))
         .collect();
     let mut out = Loaded {
         files: files.len(),
@@ -229,6 +256,10 @@ const MAP_FILE_BYTES: u64 = 1 << 20;
 /// files, a file truncated by another process while olmsat reads it can end the
 /// process (SIGBUS); catalogs are not edited while they are validated.
 pub fn load_file(path: &Path, name: &str) -> Loaded {
+    load_file_selected(path, name, &Select::All)
+}
+
+fn load_file_selected(path: &Path, name: &str, select: &Select) -> Loaded {
     let loc = Location::new(Arc::from(name), 0);
     let read_error = |e: std::io::Error| {
         error_only(Diagnostic::error(format!("cannot read file: {e}")).at(&loc))
@@ -250,12 +281,12 @@ pub fn load_file(path: &Path, name: &str) -> Loaded {
         // SAFETY: the mapping is only read, and only while `map` lives; see the
         // note above on files truncated by others meanwhile.
         if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
-            return load_bytes(name, &map);
+            return load_bytes_selected(name, &map, select);
         }
     }
     let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
     match (&file).take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes) {
-        Ok(_) if bytes.len() as u64 <= MAX_FILE_BYTES => load_bytes(name, &bytes),
+        Ok(_) if bytes.len() as u64 <= MAX_FILE_BYTES => load_bytes_selected(name, &bytes, select),
         Ok(_) => error_only(
             Diagnostic::error(format!(
                 "file is larger than the {MAX_FILE_BYTES}-byte limit olmsat reads"
@@ -275,6 +306,11 @@ fn error_only(d: Diagnostic) -> Loaded {
 
 /// Load catalog content held in memory; `name` is used in locations.
 pub fn load_bytes(name: &str, bytes: &[u8]) -> Loaded {
+    load_bytes_selected(name, bytes, &Select::All)
+}
+
+/// [`load_bytes`], keeping only the blobs `select` names.
+pub fn load_bytes_selected(name: &str, bytes: &[u8], select: &Select) -> Loaded {
     let file: Arc<str> = Arc::from(name);
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let text = match std::str::from_utf8(bytes) {
@@ -315,13 +351,14 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> Loaded {
     };
     let converted: Vec<(Result<Blob, Diagnostic>, Vec<Diagnostic>)> = docs
         .into_par_iter()
-        .map(|d| match d {
-            Err(e) => (Err(*e), Vec::new()),
+        .filter_map(|d| match d {
+            Err(e) => Some((Err(*e), Vec::new())),
+            Ok((fields, _, _)) if !select.keeps(&fields) => None,
             Ok((fields, loc, warn)) => {
                 let mut warnings: Vec<Diagnostic> = warn.into_iter().map(|w| *w).collect();
                 let r = blob::to_blob(fields, &loc, &mut warnings)
                     .map_err(|m| Diagnostic::error(m).at(&loc));
-                (r, warnings)
+                Some((r, warnings))
             }
         })
         .collect();
