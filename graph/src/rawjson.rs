@@ -279,8 +279,26 @@ pub fn canonical_value(raw: &RawValue) -> Result<serde_json::Value, serde_json::
 
 /// The deepest nesting of arrays and objects in JSON text (strings skipped).
 pub fn max_depth(json: &str) -> usize {
+    scan(json).depth
+}
+
+/// What one pass over valid JSON text finds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Scan<'a> {
+    /// The deepest nesting of arrays and objects.
+    pub depth: usize,
+    /// The first number too large for a float64 (such as `1e999`), which Go's
+    /// decoder refuses: `json: cannot unmarshal number 1e999 into Go value of
+    /// type float64`.
+    pub out_of_range: Option<&'a str>,
+}
+
+/// Scan valid JSON text once for its nesting depth and for numbers out of
+/// float64 range (strings skipped).
+pub fn scan(json: &str) -> Scan<'_> {
     let b = json.as_bytes();
     let (mut depth, mut max, mut i) = (0usize, 0usize, 0usize);
+    let mut out_of_range = None;
     while i < b.len() {
         match b[i] {
             b'"' => {
@@ -308,11 +326,31 @@ pub fn max_depth(json: &str) -> usize {
                 max = max.max(depth);
             }
             b']' | b'}' => depth = depth.saturating_sub(1),
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                while i + 1 < b.len()
+                    && matches!(b[i + 1], b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-')
+                {
+                    i += 1;
+                }
+                let number = &json[start..=i];
+                // Only a long number or one with an exponent can overflow.
+                let suspect = number.len() > 300 || number.bytes().any(|c| c == b'e' || c == b'E');
+                if suspect
+                    && out_of_range.is_none()
+                    && !number.parse::<f64>().is_ok_and(f64::is_finite)
+                {
+                    out_of_range = Some(number);
+                }
+            }
             _ => {}
         }
         i += 1;
     }
-    max
+    Scan {
+        depth: max,
+        out_of_range,
+    }
 }
 
 /// Make raw JSON from a string that is known to be valid JSON.
@@ -570,6 +608,21 @@ mod tests {
             .map(json_kind)
             .collect();
         assert_eq!(kinds, item_kinds);
+    }
+
+    #[test]
+    fn scan_finds_numbers_out_of_float_range() {
+        let s = scan(r#"{"a":[1e308,-2.5E+3,"1e999",0],"b":-1e999,"c":1e999}"#);
+        assert_eq!(s.depth, 2);
+        assert_eq!(s.out_of_range, Some("-1e999"));
+        assert_eq!(
+            scan("[1e-999, 123456789012345678901234567890]").out_of_range,
+            None
+        );
+        assert_eq!(
+            scan(&"9".repeat(400)).out_of_range,
+            Some("9".repeat(400).as_str())
+        );
     }
 
     #[test]

@@ -246,3 +246,35 @@ fn loading_one_package_builds_only_its_blobs() {
     assert!(only.has_errors());
     assert_eq!(only.config.bundles.len(), 1);
 }
+
+#[test]
+fn nan_like_json_tokens() {
+    // Not JSON: as with opm, the file is then read as YAML, where `NaN` and
+    // `Infinity` are plain strings.
+    for token in ["NaN", "Infinity", "-Infinity"] {
+        let text = format!("{{\"schema\":\"x.y\",\"name\":\"n\",\"v\":{token}}}\n");
+        let l = load_bytes("n.json", text.as_bytes());
+        assert!(!l.has_errors(), "{token}: {:?}", l.diagnostics);
+        assert!(l.config.others[0]
+            .blob
+            .get()
+            .contains(&format!("\"{token}\"")));
+    }
+    // Numbers beyond float64: opm's decoder refuses them, and so does olmsat
+    // (rendering them would silently give null).
+    for token in ["1e999", "-1e999", "1E+400"] {
+        let text = format!("{{\"schema\":\"x.y\",\"name\":\"n\",\"v\":[0,{token}]}}\n");
+        let l = load_bytes("n.json", text.as_bytes());
+        assert_eq!(
+            l.diagnostics
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>(),
+            vec![format!(
+                "n.json:1:1: error: json: cannot unmarshal number {token} into Go value of type float64"
+            )]
+        );
+    }
+    let l = load_bytes("n.json", b"{\"schema\":\"x.y\",\"v\":1e-999}\n");
+    assert!(!l.has_errors(), "underflow is zero in Go too");
+}

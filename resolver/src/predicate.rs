@@ -17,8 +17,16 @@ use crate::entry::Entry;
 /// The largest `olm.constraint` value accepted (operator-framework/api's limit).
 pub const MAX_CONSTRAINT_SIZE: usize = 2 << 16;
 
-/// Deepest nesting of `all`/`any`/`not` accepted.
+/// Deepest nesting of `all`/`any`/`not` accepted. Each level is three levels of
+/// JSON (`{"not":{"constraints":[...]}}`), and values are also refused beyond
+/// [`MAX_CONSTRAINT_JSON_DEPTH`], which allows 38 such levels; this bound guards
+/// the conversion itself.
 pub const MAX_CONSTRAINT_DEPTH: usize = 64;
+
+/// Deepest JSON nesting of an `olm.constraint` value accepted (below serde_json's
+/// recursion limit of 128, so the refusal has olmsat's own words). Go's decoder
+/// allows 10,000 levels; real constraints nest a few.
+pub const MAX_CONSTRAINT_JSON_DEPTH: usize = 120;
 
 /// A requirement one bundle places on another.
 #[derive(Debug, Clone)]
@@ -240,6 +248,12 @@ pub fn parse_constraint(json: &str) -> Result<Predicate, PredicateError> {
     if json.len() > MAX_CONSTRAINT_SIZE {
         return Err(PredicateError(format!(
             "parse olm.constraint: olm.constraint value is greater than max constraint size {MAX_CONSTRAINT_SIZE} bytes"
+        )));
+    }
+    let depth = olmsat_graph::rawjson::max_depth(json);
+    if depth > MAX_CONSTRAINT_JSON_DEPTH {
+        return Err(PredicateError(format!(
+            "parse olm.constraint: value nested {depth} levels deep; olmsat accepts at most {MAX_CONSTRAINT_JSON_DEPTH} (about 38 levels of all, any and not)"
         )));
     }
     let v: Value = serde_json::from_str(json)

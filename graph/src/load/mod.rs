@@ -490,11 +490,23 @@ fn json_docs_in<'a>(
                         continue;
                     }
                 };
-                let depth = members
-                    .iter()
-                    .map(|(_, v)| 1 + crate::rawjson::max_depth(v.get()))
-                    .max()
-                    .unwrap_or(1);
+                let mut depth = 1;
+                let mut out_of_range = None;
+                for (_, v) in &members {
+                    let found = crate::rawjson::scan(v.get());
+                    depth = depth.max(1 + found.depth);
+                    out_of_range = out_of_range.or(found.out_of_range);
+                }
+                if let Some(n) = out_of_range {
+                    // opm decodes every blob into Go values first; this is its error.
+                    out.push(Err(Box::new(
+                        Diagnostic::error(format!(
+                            "json: cannot unmarshal number {n} into Go value of type float64"
+                        ))
+                        .at(&loc),
+                    )));
+                    continue;
+                }
                 if depth > MAX_DEPTH {
                     out.push(Err(Box::new(
                         Diagnostic::error(format!(
