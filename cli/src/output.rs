@@ -121,19 +121,10 @@ pub fn load_model(
     path: &std::path::Path,
     package: Option<&str>,
 ) -> Result<Option<olmsat_graph::model::Model>, olmsat_graph::load::LoadError> {
-    use olmsat_graph::load::{load_bytes_selected, load_path_selected, LoadError, Select};
-    use std::io::Read as _;
+    use olmsat_graph::load::{load_bytes_selected, load_path_selected, Select};
     // Standard input can be read only once: keep it for a second, full load.
     let stdin = if path.as_os_str() == "-" {
-        let mut text = Vec::new();
-        std::io::stdin()
-            .lock()
-            .read_to_end(&mut text)
-            .map_err(|source| LoadError::Io {
-                path: "-".into(),
-                source,
-            })?;
-        Some(text)
+        Some(olmsat_graph::load::read_stdin()?)
     } else {
         None
     };

@@ -94,8 +94,12 @@ fn load_cluster(path: Option<&Path>) -> Result<ClusterState, InputError> {
     let Some(path) = path else {
         return Ok(ClusterState::default());
     };
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| InputError::Usage(format!("{}: {e}", path.display())))?;
+    let name = path.display().to_string();
+    let file = std::fs::File::open(path).map_err(|e| InputError::Usage(format!("{name}: {e}")))?;
+    let bytes = olmsat_graph::load::read_limited(file, &name)
+        .map_err(|e| InputError::Invalid(e.to_string()))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|e| InputError::Invalid(format!("{name}: not UTF-8 text: {e}")))?;
     cluster::parse(&path.display().to_string(), &text)
         .map_err(|e| InputError::Invalid(e.to_string()))
 }

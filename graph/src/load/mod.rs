@@ -122,17 +122,36 @@ pub fn load_path(path: &Path) -> Result<Loaded, LoadError> {
     load_path_selected(path, &Select::All)
 }
 
+/// Read standard input whole, up to [`MAX_FILE_BYTES`] (more is an error).
+pub fn read_stdin() -> Result<Vec<u8>, LoadError> {
+    read_limited(std::io::stdin().lock(), "-")
+}
+
+/// Read `input` whole, up to [`MAX_FILE_BYTES`]; `name` names it in errors.
+pub fn read_limited(input: impl Read, name: &str) -> Result<Vec<u8>, LoadError> {
+    let mut text = Vec::new();
+    input
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut text)
+        .map_err(|source| LoadError::Io {
+            path: name.into(),
+            source,
+        })?;
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(LoadError::Io {
+            path: name.into(),
+            source: std::io::Error::other(format!(
+                "larger than the {MAX_FILE_BYTES}-byte limit olmsat reads"
+            )),
+        });
+    }
+    Ok(text)
+}
+
 /// [`load_path`], keeping only the blobs `select` names.
 pub fn load_path_selected(path: &Path, select: &Select) -> Result<Loaded, LoadError> {
     if path.as_os_str() == "-" {
-        let mut text = Vec::new();
-        std::io::stdin()
-            .lock()
-            .read_to_end(&mut text)
-            .map_err(|source| LoadError::Io {
-                path: "-".into(),
-                source,
-            })?;
+        let text = read_stdin()?;
         return Ok(load_bytes_selected("<stdin>", &text, select));
     }
     let meta = std::fs::metadata(path).map_err(|source| LoadError::Io {
