@@ -369,10 +369,14 @@ impl Model {
         // Sort by name; of bundles sharing a name the first in input order stays
         // (the sort is stable) and the others are reported.
         let mut bundles: BTreeMap<String, Vec<Bundle>> = BTreeMap::new();
-        for (package, mut list) in listed {
-            list.sort_by(|a, b| a.0.name.cmp(&b.0.name));
-            let mut kept: Vec<Bundle> = Vec::with_capacity(list.len());
-            for (b, own) in list {
+        for (package, list) in listed {
+            // Sort indices, not the (large) bundles themselves.
+            let mut order: Vec<usize> = (0..list.len()).collect();
+            order.sort_by(|&a, &b| list[a].0.name.cmp(&list[b].0.name));
+            let mut slots: Vec<Option<(Bundle, Vec<Diagnostic>)>> =
+                list.into_iter().map(Some).collect();
+            let mut kept: Vec<Bundle> = Vec::with_capacity(slots.len());
+            for (b, own) in order.into_iter().filter_map(|i| slots[i].take()) {
                 if kept.last().is_some_and(|k| k.name == b.name) {
                     diags.push(
                         Diagnostic::error(format!(

@@ -123,11 +123,15 @@ impl<'a> Object<'a> {
 
 /// Case-insensitive key comparison standing in for Go's simple case folding.
 pub fn fold_eq(a: &str, b: &str) -> bool {
-    if a.is_ascii() && b.is_ascii() {
-        a.eq_ignore_ascii_case(b)
-    } else {
-        a.to_lowercase() == b.to_lowercase()
+    // Equal but for ASCII case means equal under any folding; the common
+    // mismatch (different lengths, ASCII keys) is decided without allocating.
+    if a.eq_ignore_ascii_case(b) {
+        return true;
     }
+    if a.is_ascii() && b.is_ascii() {
+        return false;
+    }
+    a.to_lowercase() == b.to_lowercase()
 }
 
 fn decode_string(raw: &RawValue, field: &str) -> Result<String, String> {

@@ -278,3 +278,20 @@ fn nan_like_json_tokens() {
     let l = load_bytes("n.json", b"{\"schema\":\"x.y\",\"v\":1e-999}\n");
     assert!(!l.has_errors(), "underflow is zero in Go too");
 }
+
+#[test]
+fn package_selection_reads_escaped_names() {
+    use olmsat_graph::load::{load_bytes_selected, Select};
+    let text = r#"{"schema":"olm.bundle","package":"\u0061","name":"a.v1","image":"x","properties":[]}
+{"schema":"olm.bundle","Package":"a","name":"a.v2","image":"x","properties":[]}
+{"schema":"olm.bundle","package":"ab","name":"ab.v1","image":"x","properties":[]}
+"#;
+    let only = load_bytes_selected("c.json", text.as_bytes(), &Select::Package("a".into()));
+    let names: Vec<&str> = only
+        .config
+        .bundles
+        .iter()
+        .map(|b| b.name.as_str())
+        .collect();
+    assert_eq!(names, vec!["a.v1", "a.v2"]);
+}

@@ -129,16 +129,28 @@ pub fn to_blob(
 /// The package a document belongs to, read as the blob would read it: the name
 /// of an `olm.package` blob, the `package` member of any other. `None` when that
 /// member is absent, empty or not a string.
-pub(crate) fn package_of(fields: &DocFields<'_>) -> Option<String> {
-    let schema = meta_string(&fields.fields, "schema").ok()?;
+pub(crate) fn package_of<'d>(fields: &'d DocFields<'_>) -> Option<std::borrow::Cow<'d, str>> {
+    let schema = member_str(fields, "schema")?;
     let key = if schema == schema::PACKAGE {
         "name"
     } else {
         "package"
     };
-    meta_string(&fields.fields, key)
+    member_str(fields, key).filter(|p| !p.is_empty())
+}
+
+/// A string member as Go reads it (last case-insensitive match), borrowed from
+/// the JSON text when it has no escapes; `None` when absent or not a string.
+fn member_str<'d>(fields: &'d DocFields<'_>, key: &str) -> Option<std::borrow::Cow<'d, str>> {
+    let (_, v) = fields.fields.iter().rev().find(|(k, _)| fold_eq(k, key))?;
+    let text = v.text();
+    let inner = text.strip_prefix('"')?.strip_suffix('"')?;
+    if !inner.contains('\\') {
+        return Some(std::borrow::Cow::Borrowed(inner));
+    }
+    serde_json::from_str::<String>(text)
         .ok()
-        .filter(|p| !p.is_empty())
+        .map(std::borrow::Cow::Owned)
 }
 
 /// opm rejects a blob whose keys differ only in case (`name` and `Name`).
