@@ -17,7 +17,7 @@ use olmsat_graph::export::dot;
 use olmsat_graph::export::drawing::{DrawOptions, Drawing};
 use olmsat_graph::load::load_path;
 use olmsat_graph::model::Model;
-use olmsat_graph::synthetic::{generate, package_name, Payload, Spec};
+use olmsat_graph::synthetic::{by_package, generate, package_name, Payload, Spec};
 use olmsat_graph::upgrade::ChannelGraph;
 use olmsat_graph::validate::validate;
 use olmsat_graph::write::{write, Format};
@@ -29,25 +29,7 @@ fn write_catalog(spec: &Spec, dir: &Path, format: Format) -> std::io::Result<()>
         Format::Json => "json",
         Format::Yaml => "yaml",
     };
-    let mut by_package = std::collections::BTreeMap::<String, _>::new();
-    for p in cfg.packages {
-        by_package
-            .entry(p.name.clone())
-            .or_insert_with(olmsat_graph::declcfg::DeclarativeConfig::default)
-            .packages
-            .push(p);
-    }
-    for c in cfg.channels {
-        if let Some(part) = by_package.get_mut(&c.package) {
-            part.channels.push(c);
-        }
-    }
-    for b in cfg.bundles {
-        if let Some(part) = by_package.get_mut(&b.package) {
-            part.bundles.push(b);
-        }
-    }
-    for (name, part) in by_package {
+    for (name, part) in by_package(cfg) {
         let sub = dir.join(name);
         std::fs::create_dir_all(&sub)?;
         let mut out = Vec::new();

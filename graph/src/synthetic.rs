@@ -129,6 +129,23 @@ fn text(rng: &mut Rng, words: usize) -> String {
     s
 }
 
+/// Split a catalog into one config per package (by package name), as the
+/// generator's catalogs are written: one file per package.
+pub fn by_package(cfg: DeclarativeConfig) -> std::collections::BTreeMap<String, DeclarativeConfig> {
+    let mut out: std::collections::BTreeMap<String, DeclarativeConfig> =
+        std::collections::BTreeMap::new();
+    for p in cfg.packages {
+        out.entry(p.name.clone()).or_default().packages.push(p);
+    }
+    for c in cfg.channels {
+        out.entry(c.package.clone()).or_default().channels.push(c);
+    }
+    for b in cfg.bundles {
+        out.entry(b.package.clone()).or_default().bundles.push(b);
+    }
+    out
+}
+
 /// Generate the catalog described by `spec`.
 pub fn generate(spec: &Spec) -> DeclarativeConfig {
     let mut rng = Rng(spec.seed);

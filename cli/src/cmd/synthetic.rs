@@ -3,8 +3,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use olmsat_graph::declcfg::DeclarativeConfig;
-use olmsat_graph::synthetic::{generate, Payload, Spec};
+use olmsat_graph::synthetic::{by_package, generate, Payload, Spec};
 use olmsat_graph::write::{write, Format};
 
 use crate::output::Exit;
@@ -24,29 +23,7 @@ pub fn run(
         RenderFormat::Json => (Format::Json, "json"),
         RenderFormat::Yaml => (Format::Yaml, "yaml"),
     };
-    let mut by_package: std::collections::BTreeMap<String, DeclarativeConfig> =
-        std::collections::BTreeMap::new();
-    for p in cfg.packages {
-        by_package
-            .entry(p.name.clone())
-            .or_default()
-            .packages
-            .push(p);
-    }
-    for c in cfg.channels {
-        by_package
-            .entry(c.package.clone())
-            .or_default()
-            .channels
-            .push(c);
-    }
-    for b in cfg.bundles {
-        by_package
-            .entry(b.package.clone())
-            .or_default()
-            .bundles
-            .push(b);
-    }
+    let by_package = by_package(cfg);
     for (name, part) in by_package {
         let dir = out.join(&name);
         std::fs::create_dir_all(&dir)?;
