@@ -115,7 +115,7 @@ pub fn print_timings(total: std::time::Duration) {
 /// Load the catalog at `path` and build its model; on read errors, print them and
 /// return `None` (the caller exits with [`Exit::Invalid`]). With `package`, only
 /// that package's blobs are built (problems elsewhere in the catalog are not
-/// reported); when the catalog has no such package, everything is loaded so the
+/// reported), its bundles only as far as upgrade graphs need; when the catalog has no such package, everything is loaded so the
 /// caller can name the packages there are.
 pub fn load_model(
     path: &std::path::Path,
@@ -135,7 +135,7 @@ pub fn load_model(
     let loaded = timed("read+parse", || match package {
         None => load(&Select::All),
         Some(name) => {
-            let only = load(&Select::Package(name.to_owned()))?;
+            let only = load(&Select::PackageGraph(name.to_owned()))?;
             if only.config.packages.iter().any(|p| p.name == name) {
                 Ok(only)
             } else {

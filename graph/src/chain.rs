@@ -12,7 +12,7 @@
 use std::collections::BTreeSet;
 
 // foldhash: fast, and seeded per process like the standard hasher.
-use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use foldhash::{HashMap, HashMapExt};
 
 use crate::declcfg::ChannelEntry;
 
@@ -59,42 +59,69 @@ pub struct ChainAnalysis {
     pub chain: Vec<usize>,
     /// Every name skipped by some entry of the channel.
     pub skipped: BTreeSet<String>,
+    /// Per entry (by index): whether its name is in `skipped`.
+    pub skipped_entries: Vec<bool>,
     /// The first problem opm would report for this channel's graph.
     pub error: Option<ChainError>,
 }
 
 /// Analyse a channel's entries (names assumed unique; later duplicates are ignored).
+///
+/// Names are hashed once each: after that the walk works on entry indices.
 pub fn analyze(entries: &[ChannelEntry]) -> ChainAnalysis {
     let mut by_name: HashMap<&str, usize> = HashMap::with_capacity(entries.len());
+    // `first[i]`: entry `i` is the first with its name (later duplicates are ignored).
+    let mut first = vec![false; entries.len()];
     for (i, e) in entries.iter().enumerate() {
-        by_name.entry(e.name.as_str()).or_insert(i);
+        if let std::collections::hash_map::Entry::Vacant(v) = by_name.entry(e.name.as_str()) {
+            v.insert(i);
+            first[i] = true;
+        }
     }
-    let unique: Vec<usize> = {
-        let mut v: Vec<usize> = by_name.values().copied().collect();
-        v.sort_unstable();
-        v
-    };
-    let mut incoming: HashSet<&str> = HashSet::new();
+    // Which entries some `replaces` or `skips` points at, and which are skipped.
+    let mut incoming = vec![false; entries.len()];
+    let mut skipped_entry = vec![false; entries.len()];
     let mut skipped = BTreeSet::new();
-    for &i in &unique {
-        let e = &entries[i];
+    for (i, e) in entries.iter().enumerate() {
+        if !first[i] {
+            continue;
+        }
         if let Some(r) = &e.replaces {
-            incoming.insert(r.as_str());
+            if let Some(&j) = by_name.get(r.as_str()) {
+                incoming[j] = true;
+            }
         }
         for s in &e.skips {
-            incoming.insert(s.as_str());
-            skipped.insert(s.clone());
+            if let Some(&j) = by_name.get(s.as_str()) {
+                incoming[j] = true;
+                skipped_entry[j] = true;
+            }
+            if !skipped.contains(s.as_str()) {
+                skipped.insert(s.clone());
+            }
         }
     }
-    let mut heads: Vec<usize> = unique
-        .iter()
-        .copied()
-        .filter(|&i| !incoming.contains(entries[i].name.as_str()))
+    let mut heads: Vec<usize> = (0..entries.len())
+        .filter(|&i| first[i] && !incoming[i])
         .collect();
     let mut out = ChainAnalysis {
         skipped,
         ..ChainAnalysis::default()
     };
+    // Later duplicates share their name's flag.
+    out.skipped_entries = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            if first[i] {
+                skipped_entry[i]
+            } else {
+                by_name
+                    .get(e.name.as_str())
+                    .is_some_and(|&j| skipped_entry[j])
+            }
+        })
+        .collect();
     if heads.is_empty() {
         out.error = Some(ChainError::NoHead);
         return out;
@@ -108,32 +135,40 @@ pub fn analyze(entries: &[ChannelEntry]) -> ChainAnalysis {
     }
     let head = heads[0];
     out.head = Some(head);
-    let mut on_chain: HashSet<&str> = HashSet::new();
-    on_chain.insert(entries[head].name.as_str());
-    let mut visited: Vec<&str> = Vec::new();
-    let mut cur = Some(head);
-    while let Some(ci) = cur {
-        out.chain.push(ci);
-        let e = &entries[ci];
-        visited.push(e.name.as_str());
-        let replaces = e.replaces.as_deref().unwrap_or("");
+    let mut on_chain = vec![false; entries.len()];
+    on_chain[head] = true;
+    let mut cur = head;
+    loop {
+        out.chain.push(cur);
+        let replaces = entries[cur].replaces.as_deref().unwrap_or("");
         if out.skipped.contains(replaces) {
             break;
         }
-        if on_chain.contains(replaces) {
-            let from = visited.iter().position(|n| *n == replaces).unwrap_or(0);
-            let mut cycle: Vec<String> = visited[from..].iter().map(|s| s.to_string()).collect();
+        // A name outside the channel ends the chain (a tail may replace a
+        // missing bundle); the empty name is never an entry's.
+        let Some(&next) = by_name.get(replaces) else {
+            break;
+        };
+        if on_chain[next] {
+            let from = out
+                .chain
+                .iter()
+                .position(|&i| entries[i].name == replaces)
+                .unwrap_or(0);
+            let mut cycle: Vec<String> = out.chain[from..]
+                .iter()
+                .map(|&i| entries[i].name.clone())
+                .collect();
             cycle.push(replaces.to_owned());
             out.error = Some(ChainError::Cycle(cycle));
             return out;
         }
-        on_chain.insert(replaces);
-        cur = by_name.get(replaces).copied();
+        on_chain[next] = true;
+        cur = next;
     }
-    let stranded: BTreeSet<&str> = unique
-        .iter()
-        .map(|&i| entries[i].name.as_str())
-        .filter(|n| !on_chain.contains(n) && !out.skipped.contains(*n))
+    let stranded: BTreeSet<&str> = (0..entries.len())
+        .filter(|&i| first[i] && !on_chain[i] && !out.skipped_entries[i])
+        .map(|i| entries[i].name.as_str())
         .collect();
     if !stranded.is_empty() {
         out.error = Some(ChainError::Stranded(
@@ -174,6 +209,17 @@ pub(crate) mod tests {
 
     fn err(spec: &[&str]) -> Option<String> {
         analyze(&entries(spec)).error.map(|e| e.to_string())
+    }
+
+    #[test]
+    fn skipped_entries_flag_each_entry_by_name() {
+        let a = analyze(&entries(&["a", "b<a", "c<b|a,gone"]));
+        assert_eq!(a.skipped_entries, vec![true, false, false]);
+        assert_eq!(a.skipped.iter().collect::<Vec<_>>(), vec!["a", "gone"]);
+        // Flags are set even when the graph has no single head.
+        let a = analyze(&entries(&["x|y", "y", "z"]));
+        assert!(a.error.is_some());
+        assert_eq!(a.skipped_entries, vec![false, true, false]);
     }
 
     #[test]

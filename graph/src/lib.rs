@@ -28,6 +28,7 @@ pub mod suggest;
 pub mod synthetic;
 pub mod upgrade;
 pub mod validate;
+pub mod validjson;
 pub mod version;
 pub mod write;
 pub mod yaml_emit;

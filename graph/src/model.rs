@@ -7,6 +7,7 @@
 //! without a version), so later checks still run and every error is reported.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::hash::BuildHasher;
 
 // foldhash: fast, and seeded per process like the standard hasher.
 use foldhash::{HashSet, HashSetExt};
@@ -65,6 +66,52 @@ pub struct Package {
     pub bundles: Vec<Bundle>,
     /// Deprecation messages from `olm.deprecations`.
     pub deprecations: Deprecations,
+    /// `bundles` by name, for lookups in constant time.
+    pub(crate) index: BundleIndex,
+}
+
+/// Positions in a package's bundle list, by bundle name: a hash table of
+/// indices (names are not copied), built once the list is final.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct BundleIndex {
+    table: hashbrown::HashTable<u32>,
+    state: foldhash::fast::RandomState,
+    /// How many bundles the index covers: a list of another length is searched
+    /// by bisection instead.
+    len: usize,
+}
+
+impl BundleIndex {
+    /// Index `bundles` (names unique).
+    pub(crate) fn new(bundles: &[Bundle]) -> BundleIndex {
+        let mut table = hashbrown::HashTable::with_capacity(bundles.len());
+        let state = foldhash::fast::RandomState::default();
+        let hash = |name: &str| state.hash_one(name);
+        for (i, b) in bundles.iter().enumerate() {
+            let Ok(i) = u32::try_from(i) else {
+                return BundleIndex::default();
+            };
+            table.insert_unique(hash(&b.name), i, |&j| hash(&bundles[j as usize].name));
+        }
+        BundleIndex {
+            table,
+            state,
+            len: bundles.len(),
+        }
+    }
+
+    /// The position of the bundle called `name` in `bundles` (sorted by name).
+    fn find(&self, bundles: &[Bundle], name: &str) -> Option<usize> {
+        if self.len != bundles.len() || bundles.is_empty() {
+            return bundles.binary_search_by(|b| b.name.as_str().cmp(name)).ok();
+        }
+        let hash = self.state.hash_one(name);
+        self.table
+            .find(hash, |&j| {
+                bundles.get(j as usize).is_some_and(|b| b.name == name)
+            })
+            .map(|&j| j as usize)
+    }
 }
 
 impl Package {
@@ -83,9 +130,7 @@ impl Package {
 
     /// Index into [`Package::bundles`] of the bundle called `name`.
     pub fn bundle_index(&self, name: &str) -> Option<usize> {
-        self.bundles
-            .binary_search_by(|b| b.name.as_str().cmp(name))
-            .ok()
+        self.index.find(&self.bundles, name)
     }
 
     /// The default channel, when set and present.
@@ -238,6 +283,7 @@ impl Model {
                     channels: Vec::new(),
                     bundles: Vec::new(),
                     deprecations: Deprecations::default(),
+                    index: BundleIndex::default(),
                 },
             );
         }
@@ -316,12 +362,13 @@ impl Model {
         }
 
         // Bundles.
-        // Per package, bundles with their own problems, in input order until sorted.
-        let mut listed: BTreeMap<String, Vec<(Bundle, Vec<Diagnostic>)>> = BTreeMap::new();
         // The checks of one bundle on its own are the bulk of the work: run them in
         // parallel, keeping the input order for everything else.
         let facts: Vec<BundleFacts> = cfg.bundles.par_iter().map(bundle_facts).collect();
-        for (b, facts) in cfg.bundles.into_iter().zip(facts) {
+        // Per package, the input positions of its bundles (bundles are large:
+        // they are moved once, into their package's sorted list).
+        let mut listed: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        for (i, b) in cfg.bundles.iter().enumerate() {
             if b.package.is_empty() {
                 diags.push(
                     Diagnostic::error(format!("package name must be set for bundle {:?}", b.name))
@@ -342,41 +389,34 @@ impl Model {
                 );
                 continue;
             }
-            let BundleFacts {
-                values,
-                version,
-                release,
-                diagnostics,
-            } = facts;
-            let bundle = Bundle {
-                name: b.name,
-                image: b.image,
-                version,
-                release,
-                properties: b.properties,
-                values,
-                related_images: b.related_images,
-                location: b.location,
-                channels: Vec::new(),
-            };
-            match listed.get_mut(&b.package) {
-                Some(list) => list.push((bundle, diagnostics)),
-                None => {
-                    listed.insert(b.package, vec![(bundle, diagnostics)]);
-                }
-            }
+            listed.entry(b.package.as_str()).or_default().push(i);
         }
         // Sort by name; of bundles sharing a name the first in input order stays
-        // (the sort is stable) and the others are reported.
+        // and the others are reported.
+        let mut orders: Vec<(String, Vec<usize>)> = listed
+            .into_iter()
+            .map(|(package, mut order)| {
+                order.sort_unstable_by(|&a, &b| {
+                    cfg.bundles[a]
+                        .name
+                        .cmp(&cfg.bundles[b].name)
+                        .then(a.cmp(&b))
+                });
+                (package.to_owned(), order)
+            })
+            .collect();
+        let mut slots: Vec<Option<(crate::declcfg::Bundle, BundleFacts)>> =
+            cfg.bundles.into_iter().zip(facts).map(Some).collect();
         let mut bundles: BTreeMap<String, Vec<Bundle>> = BTreeMap::new();
-        for (package, list) in listed {
-            // Sort indices, not the (large) bundles themselves.
-            let mut order: Vec<usize> = (0..list.len()).collect();
-            order.sort_by(|&a, &b| list[a].0.name.cmp(&list[b].0.name));
-            let mut slots: Vec<Option<(Bundle, Vec<Diagnostic>)>> =
-                list.into_iter().map(Some).collect();
-            let mut kept: Vec<Bundle> = Vec::with_capacity(slots.len());
-            for (b, own) in order.into_iter().filter_map(|i| slots[i].take()) {
+        for (package, order) in orders.drain(..) {
+            let mut kept: Vec<Bundle> = Vec::with_capacity(order.len());
+            for (b, facts) in order.into_iter().filter_map(|i| slots[i].take()) {
+                let BundleFacts {
+                    values,
+                    version,
+                    release,
+                    diagnostics,
+                } = facts;
                 if kept.last().is_some_and(|k| k.name == b.name) {
                     diags.push(
                         Diagnostic::error(format!(
@@ -389,8 +429,18 @@ impl Model {
                     );
                     continue;
                 }
-                diags.extend(own);
-                kept.push(b);
+                diags.extend(diagnostics);
+                kept.push(Bundle {
+                    name: b.name,
+                    image: b.image,
+                    version,
+                    release,
+                    properties: b.properties,
+                    values,
+                    related_images: b.related_images,
+                    location: b.location,
+                    channels: Vec::new(),
+                });
             }
             bundles.insert(package, kept);
         }
@@ -406,13 +456,14 @@ impl Model {
         for (name, mut pkg) in pkgs {
             let mut chans = channels.remove(&name).unwrap_or_default();
             let mut pbundles = bundles.remove(&name).unwrap_or_default();
+            let index = BundleIndex::new(&pbundles);
             let mut missing: BTreeSet<&str> = BTreeSet::new();
             let mut first_missing: Option<&Location> = None;
             for ch in chans.values() {
                 for e in &ch.entries {
-                    match pbundles.binary_search_by(|b| b.name.as_str().cmp(&e.name)) {
-                        Ok(i) => pbundles[i].channels.push(ch.name.clone()),
-                        Err(_) => {
+                    match index.find(&pbundles, &e.name) {
+                        Some(i) => pbundles[i].channels.push(ch.name.clone()),
+                        None => {
                             if missing.insert(e.name.as_str()) && first_missing.is_none() {
                                 first_missing = Some(&e.location);
                             }
@@ -461,6 +512,7 @@ impl Model {
             }
             pkg.channels = chans.into_values().collect();
             pkg.bundles = pbundles;
+            pkg.index = index;
             pkg.deprecations = deprecations.remove(&name).unwrap_or_default();
             out.push(pkg);
         }
@@ -686,4 +738,43 @@ fn go_deprecation(d: &Deprecation) -> String {
         d.package,
         entries.join(" ")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bundle(name: &str) -> Bundle {
+        Bundle {
+            name: name.to_owned(),
+            image: String::new(),
+            version: None,
+            release: None,
+            properties: Vec::new(),
+            values: Vec::new(),
+            related_images: Vec::new(),
+            location: Location::new(std::sync::Arc::from("b.yaml"), 0),
+            channels: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn bundle_index_finds_what_bisection_finds() {
+        let mut bundles: Vec<Bundle> = (0..1000).map(|i| bundle(&format!("op.v{i}"))).collect();
+        bundles.sort_by(|a, b| a.name.cmp(&b.name));
+        let index = BundleIndex::new(&bundles);
+        for (i, b) in bundles.iter().enumerate() {
+            assert_eq!(index.find(&bundles, &b.name), Some(i));
+        }
+        for missing in ["", "op.v", "op.v1000", "OP.V1"] {
+            assert_eq!(index.find(&bundles, missing), None);
+        }
+        // A list the index was not built for is searched by bisection.
+        let fewer = &bundles[..10];
+        assert_eq!(index.find(fewer, &fewer[3].name), Some(3));
+        assert_eq!(
+            BundleIndex::default().find(&bundles, "op.v5"),
+            bundles.iter().position(|b| b.name == "op.v5")
+        );
+    }
 }

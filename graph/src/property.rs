@@ -173,9 +173,7 @@ pub fn parse(p: &Property) -> Result<PropertyValue, String> {
                 Some(raw) if json_kind(raw) != "string" => {
                     return Err(unmarshal_error(raw, "BundleObject.data", "[]uint8"))
                 }
-                Some(raw) => {
-                    serde_json::from_str::<String>(raw.get()).map_err(|e| e.to_string())?
-                }
+                Some(raw) => serde_json::from_str::<String>(raw).map_err(|e| e.to_string())?,
             };
             decode_go_base64(&data)?;
             PropertyValue::BundleObject(data)

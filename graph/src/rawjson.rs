@@ -16,9 +16,27 @@ use serde_json::value::RawValue;
 /// Owned raw JSON text.
 pub type RawJson = Box<RawValue>;
 
+/// Valid JSON text: serde_json's raw values, and slices of them.
+pub trait JsonText {
+    /// The text.
+    fn json(&self) -> &str;
+}
+
+impl JsonText for RawValue {
+    fn json(&self) -> &str {
+        self.get()
+    }
+}
+
+impl JsonText for str {
+    fn json(&self) -> &str {
+        self
+    }
+}
+
 /// The JSON type of a raw value, named as Go's decoder names it in errors.
-pub fn json_kind(raw: &RawValue) -> &'static str {
-    kind_of(raw.get())
+pub fn json_kind<T: JsonText + ?Sized>(raw: &T) -> &'static str {
+    kind_of(raw.json())
 }
 
 /// The JSON type of valid JSON text, named as Go's decoder names it in errors.
@@ -34,37 +52,43 @@ pub fn kind_of(json: &str) -> &'static str {
 }
 
 /// Whether the raw value is JSON `null`.
-pub fn is_null(raw: &RawValue) -> bool {
-    raw.get().trim() == "null"
+pub fn is_null<T: JsonText + ?Sized>(raw: &T) -> bool {
+    raw.json().trim() == "null"
 }
 
 /// A JSON object as its (key, raw value) pairs, in input order.
 #[derive(Debug, Default)]
 pub struct Object<'a> {
     /// The members in input order; duplicate keys are kept. Keys are borrowed
-    /// from the input unless they hold escapes.
-    pub fields: Vec<(Key<'a>, &'a RawValue)>,
+    /// from the input unless they hold escapes; values are borrowed JSON text.
+    pub fields: Vec<(Key<'a>, &'a str)>,
 }
 
 impl<'a> Object<'a> {
     /// Read `raw` as an object. `go_type` names the Go type for the error text
     /// (`json: cannot unmarshal array into Go value of type property.Package`).
-    pub fn parse(raw: &'a RawValue, go_type: &str) -> Result<Object<'a>, String> {
-        if json_kind(raw) != "object" {
+    pub fn parse<T: JsonText + ?Sized>(raw: &'a T, go_type: &str) -> Result<Object<'a>, String> {
+        let text = raw.json();
+        if kind_of(text) != "object" {
             return Err(format!(
                 "json: cannot unmarshal {} into Go value of type {}",
-                json_kind(raw),
+                kind_of(text),
                 go_type
             ));
         }
-        let fields: Pairs<'a> = serde_json::from_str(raw.get()).map_err(|e| e.to_string())?;
-        Ok(Object { fields: fields.0 })
+        if let Some(fields) = crate::validjson::members(text) {
+            return Ok(Object { fields });
+        }
+        let fields: Pairs<'a> = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        Ok(Object {
+            fields: fields.0.into_iter().map(|(k, v)| (k, v.get())).collect(),
+        })
     }
 
     /// Check that `raw` is an object, failing as [`Object::parse`] would, without
     /// reading its members: for valid JSON within serde_json's nesting limit
     /// (which the loader guarantees) reading them cannot fail.
-    pub fn check(raw: &RawValue, go_type: &str) -> Result<(), String> {
+    pub fn check<T: JsonText + ?Sized>(raw: &T, go_type: &str) -> Result<(), String> {
         if json_kind(raw) != "object" {
             return Err(format!(
                 "json: cannot unmarshal {} into Go value of type {}",
@@ -77,7 +101,7 @@ impl<'a> Object<'a> {
 
     /// The value of `key`, matched as Go matches struct fields: case-insensitively,
     /// the last matching member winning.
-    pub fn get(&self, key: &str) -> Option<&'a RawValue> {
+    pub fn get(&self, key: &str) -> Option<&'a str> {
         self.fields
             .iter()
             .rev()
@@ -100,28 +124,23 @@ impl<'a> Object<'a> {
         match self.get(key) {
             None => Ok(Vec::new()),
             Some(raw) if is_null(raw) => Ok(Vec::new()),
-            Some(raw) => {
-                if json_kind(raw) != "array" {
-                    return Err(unmarshal_error(raw, field, "[]string"));
-                }
-                let items: Vec<&RawValue> =
-                    serde_json::from_str(raw.get()).map_err(|e| e.to_string())?;
-                items
-                    .into_iter()
-                    .map(|item| {
-                        if is_null(item) {
-                            Ok(String::new())
-                        } else {
-                            decode_string(item, field)
-                        }
-                    })
-                    .collect()
-            }
+            Some(raw) => items_of(raw)
+                .map_err(|_| unmarshal_error(raw, field, "[]string"))?
+                .into_iter()
+                .map(|item| {
+                    if is_null(item) {
+                        Ok(String::new())
+                    } else {
+                        decode_string(item, field)
+                    }
+                })
+                .collect(),
         }
     }
 }
 
 /// Case-insensitive key comparison standing in for Go's simple case folding.
+#[inline]
 pub fn fold_eq(a: &str, b: &str) -> bool {
     // Equal but for ASCII case means equal under any folding; the common
     // mismatch (different lengths, ASCII keys) is decided without allocating.
@@ -131,18 +150,41 @@ pub fn fold_eq(a: &str, b: &str) -> bool {
     if a.is_ascii() && b.is_ascii() {
         return false;
     }
+    fold_eq_unicode(a, b)
+}
+
+#[cold]
+fn fold_eq_unicode(a: &str, b: &str) -> bool {
     a.to_lowercase() == b.to_lowercase()
 }
 
-fn decode_string(raw: &RawValue, field: &str) -> Result<String, String> {
-    if json_kind(raw) != "string" {
+fn decode_string(raw: &str, field: &str) -> Result<String, String> {
+    if kind_of(raw) != "string" {
         return Err(unmarshal_error(raw, field, "string"));
     }
-    serde_json::from_str::<String>(raw.get()).map_err(|e| e.to_string())
+    match crate::validjson::string(raw) {
+        Some(s) => Ok(s.into_owned()),
+        None => serde_json::from_str::<String>(raw).map_err(|e| e.to_string()),
+    }
+}
+
+/// The items of a JSON array, borrowed; `Err` with the JSON type of anything
+/// else. (For text serde_json has accepted, reading the items cannot fail.)
+pub fn items_of<T: JsonText + ?Sized>(raw: &T) -> Result<Vec<&str>, &'static str> {
+    let text = raw.json();
+    if kind_of(text) != "array" {
+        return Err(kind_of(text));
+    }
+    if let Some(items) = crate::validjson::items(text) {
+        return Ok(items);
+    }
+    serde_json::from_str::<Vec<&RawValue>>(text)
+        .map(|v| v.into_iter().map(RawValue::get).collect())
+        .map_err(|_| "array")
 }
 
 /// Go's text for a JSON value of the wrong type in a struct field.
-pub fn unmarshal_error(raw: &RawValue, field: &str, go_type: &str) -> String {
+pub fn unmarshal_error<T: JsonText + ?Sized>(raw: &T, field: &str, go_type: &str) -> String {
     format!(
         "json: cannot unmarshal {} into Go struct field {} of type {}",
         json_kind(raw),
@@ -159,10 +201,93 @@ pub fn object_items(json: &str) -> Result<Vec<Result<Object<'_>, &'static str>>,
     Ok(items
         .into_iter()
         .map(|i| match i {
-            Item::Object(fields) => Ok(Object { fields }),
+            Item::Object(fields) => Ok(Object {
+                fields: fields.into_iter().map(|(k, v)| (k, v.get())).collect(),
+            }),
             Item::Other(kind) => Err(kind),
         })
         .collect())
+}
+
+/// One item of a `properties` array as Go's decoder reads it into
+/// `property.Property`: the last `type` and the last `value` member (keys
+/// matched case-insensitively); other members are skipped.
+#[derive(Debug)]
+pub struct PropertyItem<'a> {
+    /// The `type` member.
+    pub type_: Option<&'a RawValue>,
+    /// The `value` member.
+    pub value: Option<&'a RawValue>,
+}
+
+impl PropertyItem<'_> {
+    /// The type as Go decodes it: absent or `null` is empty.
+    pub fn type_name(&self) -> Result<String, String> {
+        match self.type_ {
+            None => Ok(String::new()),
+            Some(raw) if is_null(raw) => Ok(String::new()),
+            Some(raw) => decode_string(raw.get(), "Property.type"),
+        }
+    }
+}
+
+/// Read a `properties` array in one pass (which also validates the text): each
+/// item's `type` and `value`, or the JSON type an item has instead of object.
+pub fn property_items(json: &str) -> Result<Vec<Result<PropertyItem<'_>, &'static str>>, String> {
+    let items: Vec<PropertyItemOr<'_>> = serde_json::from_str(json).map_err(|e| e.to_string())?;
+    Ok(items.into_iter().map(|i| i.0).collect())
+}
+
+struct PropertyItemOr<'a>(Result<PropertyItem<'a>, &'static str>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for PropertyItemOr<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = PropertyItemOr<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut item = PropertyItem {
+                    type_: None,
+                    value: None,
+                };
+                while let Some(k) = map.next_key_seed(KeySeed)? {
+                    let v: &'a RawValue = map.next_value()?;
+                    if k == "type" || fold_eq(&k, "type") {
+                        item.type_ = Some(v);
+                    } else if k == "value" || fold_eq(&k, "value") {
+                        item.value = Some(v);
+                    }
+                }
+                Ok(PropertyItemOr(Ok(item)))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+                Ok(PropertyItemOr(Err("array")))
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+                Ok(PropertyItemOr(Err("string")))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(PropertyItemOr(Err("bool")))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(PropertyItemOr(Err("null")))
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(PropertyItemOr(Err("number")))
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(PropertyItemOr(Err("number")))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(PropertyItemOr(Err("number")))
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
 }
 
 /// A JSON value read as an object's members (borrowed), or named by its type.
@@ -569,7 +694,7 @@ mod tests {
     #[test]
     fn object_get_is_case_insensitive_last_wins() {
         let r = raw(r#"{"name":"a","Name":"b","other":1}"#);
-        let o = Object::parse(&r, "T").unwrap();
+        let o = Object::parse(&*r, "T").unwrap();
         assert_eq!(o.string("name", "T.name").unwrap().as_deref(), Some("b"));
         assert!(o.get("missing").is_none());
     }
@@ -577,14 +702,14 @@ mod tests {
     #[test]
     fn wrong_types_are_worded_like_go() {
         let r = raw(r#"{"packageName":1}"#);
-        let o = Object::parse(&r, "property.Package").unwrap();
+        let o = Object::parse(&*r, "property.Package").unwrap();
         assert_eq!(
             o.string("packageName", "Package.packageName").unwrap_err(),
             "json: cannot unmarshal number into Go struct field Package.packageName of type string"
         );
         let arr = raw("[1]");
         assert_eq!(
-            Object::parse(&arr, "property.Package").unwrap_err(),
+            Object::parse(&*arr, "property.Package").unwrap_err(),
             "json: cannot unmarshal array into Go value of type property.Package"
         );
     }
@@ -605,7 +730,7 @@ mod tests {
             vec!["object", "null", "string", "number", "number", "bool", "array", "object"]
         );
         let first = items[0].as_ref().unwrap();
-        assert_eq!(first.get("b").map(RawValue::get), Some("[2]"));
+        assert_eq!(first.get("b"), Some("[2]"));
         let item_kinds: Vec<&str> = serde_json::from_str::<Vec<&RawValue>>(r.get())
             .unwrap()
             .into_iter()

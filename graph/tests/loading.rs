@@ -295,3 +295,64 @@ fn package_selection_reads_escaped_names() {
         .collect();
     assert_eq!(names, vec!["a.v1", "a.v2"]);
 }
+
+#[test]
+fn graph_reading_keeps_versions_and_checks_what_it_reads() {
+    use olmsat_graph::load::{load_bytes_selected, Select};
+    use olmsat_graph::model::Model;
+    let head = r#"{"schema":"olm.package","name":"a","defaultChannel":"s"}
+{"schema":"olm.channel","package":"a","name":"s","entries":[{"name":"a.v1"},{"name":"a.v2","replaces":"a.v1"}]}
+{"schema":"olm.bundle","package":"a","name":"a.v1","image":"x","properties":[{"type":"olm.gvk","value":{"group":"g","kind":"K","version":"v1"}},{"type":"olm.package","value":{"packageName":"a","version":"1.0.0"}},{"type":"olm.deprecated","value":{}}]}
+"#;
+    // The second bundle's image and related images are broken: the full
+    // reader refuses them, the graph reader does not read them.
+    let text = format!(
+        "{head}{}",
+        r#"{"schema":"olm.bundle","package":"a","name":"a.v2","image":5,"relatedImages":{"x":1},"properties":[{"type":"olm.package","value":{"packageName":"a","version":"2.0.0"}}]}
+"#
+    );
+    let full = load_bytes_selected("c.json", text.as_bytes(), &Select::Package("a".into()));
+    assert!(full.has_errors());
+    let lean = load_bytes_selected("c.json", text.as_bytes(), &Select::PackageGraph("a".into()));
+    assert!(!lean.has_errors(), "{:?}", lean.diagnostics);
+    let (model, _) = Model::build(lean.config);
+    let p = model.package("a").unwrap();
+    let v1 = p.bundle("a.v1").unwrap();
+    assert_eq!(
+        v1.version.as_ref().map(ToString::to_string).as_deref(),
+        Some("1.0.0")
+    );
+    assert!(v1.legacy_deprecated());
+    assert_eq!(v1.properties.len(), 2, "olm.gvk is not kept");
+    assert!(v1.image.is_empty());
+    assert_eq!(
+        p.bundle("a.v2")
+            .and_then(|b| b.version.as_ref())
+            .map(ToString::to_string)
+            .as_deref(),
+        Some("2.0.0")
+    );
+    // Properties are read, so their problems are still errors, worded as the
+    // full reader words them.
+    for broken in [
+        r#"[{"type":5,"value":{}}]"#,
+        r#"[{"type":"","value":{}}]"#,
+        r#"[{"type":"olm.gvk"}]"#,
+        r#"["olm.package"]"#,
+        r#"{"type":"olm.package"}"#,
+    ] {
+        let text = format!(
+            "{head}{{\"schema\":\"olm.bundle\",\"package\":\"a\",\"name\":\"a.v2\",\"properties\":{broken}}}\n"
+        );
+        let messages = |select: &Select| -> Vec<String> {
+            load_bytes_selected("c.json", text.as_bytes(), select)
+                .diagnostics
+                .iter()
+                .map(ToString::to_string)
+                .collect()
+        };
+        let lean = messages(&Select::PackageGraph("a".into()));
+        assert_eq!(lean.len(), 1, "{broken}: {lean:?}");
+        assert_eq!(lean, messages(&Select::Package("a".into())), "{broken}");
+    }
+}

@@ -51,17 +51,21 @@ pub fn quote(s: &str) -> String {
 
 /// [`quote`], appending to `out`.
 fn quote_into(out: &mut String, s: &str) {
+    out.reserve(s.len() + 2);
+    out.push('"');
+    quote_inner(out, s);
+    out.push('"');
+}
+
+/// The inside of [`quote`] (no surrounding quotes), appended to `out`.
+fn quote_inner(out: &mut String, s: &str) {
     let plain = s
         .bytes()
         .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\');
     if plain {
-        out.reserve(s.len() + 2);
-        out.push('"');
         out.push_str(s);
-        out.push('"');
         return;
     }
-    out.push('"');
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
@@ -75,7 +79,6 @@ fn quote_into(out: &mut String, s: &str) {
             c => out.push(c),
         }
     }
-    out.push('"');
 }
 
 /// Like [`quote`], but `\n` in `s` stays a line break (for labels built here).
@@ -93,63 +96,86 @@ fn start_id(p: usize, c: usize) -> String {
     format!("n{p}_{c}_start")
 }
 
-fn node_attrs(node: &Node<'_>, head: bool, highlighted: bool, range: Option<&str>) -> String {
-    let version = node.version.map(ToString::to_string);
-    let mut lines: Vec<&str> = vec![node.name];
-    match (&version, node.presence) {
-        (Some(v), _) => lines.push(v),
-        (None, Presence::Entry(_)) => lines.push("(no version)"),
+/// Append a node's attributes to `out`; `scratch` is working space.
+fn write_node_attrs(
+    out: &mut String,
+    scratch: &mut String,
+    node: &Node<'_>,
+    head: bool,
+    highlighted: bool,
+    range: Option<&str>,
+) {
+    // The label: one quoted line each for name, version, range and presence.
+    out.push_str("label=\"");
+    quote_inner(out, node.name);
+    match (node.version, node.presence) {
+        (Some(v), _) => {
+            scratch.clear();
+            let _ = write!(scratch, "{v}");
+            out.push_str("\\n");
+            quote_inner(out, scratch);
+        }
+        (None, Presence::Entry(_)) => out.push_str("\\n(no version)"),
         (None, _) => {}
     }
-    let range_line = range.map(|r| format!("skipRange {r}"));
-    if let Some(r) = &range_line {
-        lines.push(r);
+    if let Some(r) = range {
+        out.push_str("\\nskipRange ");
+        quote_inner(out, r);
     }
     match node.presence {
         Presence::Entry(_) => {}
-        Presence::OtherChannel => lines.push("(not in this channel)"),
-        Presence::Missing => lines.push("(not in the catalog)"),
+        Presence::OtherChannel => out.push_str("\\n(not in this channel)"),
+        Presence::Missing => out.push_str("\\n(not in the catalog)"),
     }
-    let mut style = vec!["rounded"];
-    let mut attrs = vec![format!("label={}", quote_lines(&lines))];
+    out.push_str("\", style=\"rounded");
     if node.is_external() {
-        style.push("dashed");
+        out.push_str(",dashed");
     }
-    if node.legacy_deprecated {
-        style.push("filled");
-        attrs.push(format!("fillcolor=\"{LEGACY_DEPRECATED_FILL}\""));
+    let fill = if node.legacy_deprecated {
+        Some(LEGACY_DEPRECATED_FILL)
     } else if node.deprecation.is_some() {
-        style.push("filled");
-        attrs.push(format!("fillcolor=\"{DEPRECATED_FILL}\""));
+        Some(DEPRECATED_FILL)
+    } else {
+        None
+    };
+    if fill.is_some() {
+        out.push_str(",filled");
+    }
+    out.push('"');
+    if let Some(f) = fill {
+        let _ = write!(out, ", fillcolor=\"{f}\"");
     }
     if head {
-        attrs.push("peripheries=2".to_owned());
+        out.push_str(", peripheries=2");
     }
     if node.skipped {
-        attrs.push("fontcolor=\"#777777\"".to_owned());
+        out.push_str(", fontcolor=\"#777777\"");
     }
     if highlighted {
-        attrs.push(format!("color=\"{HIGHLIGHT}\", penwidth=3"));
+        let _ = write!(out, ", color=\"{HIGHLIGHT}\", penwidth=3");
     }
-    let mut tip: Vec<String> = Vec::new();
+    // The tooltip: what the styles mean, a line each.
+    let mut first = true;
+    let mut tip_line = |out: &mut String, line: &str| {
+        out.push_str(if first { ", tooltip=\"" } else { "\\n" });
+        first = false;
+        quote_inner(out, line);
+    };
     if head {
-        tip.push("channel head".to_owned());
+        tip_line(out, "channel head");
     }
     if node.skipped {
-        tip.push("skipped by an entry: never offered by OLM v0".to_owned());
+        tip_line(out, "skipped by an entry: never offered by OLM v0");
     }
     if let Some(m) = node.deprecation {
-        tip.push(format!("deprecated: {}", m.trim_end()));
+        tip_line(out, &format!("deprecated: {}", m.trim_end()));
     }
     if node.legacy_deprecated {
-        tip.push("olm.deprecated: OLM v0 refuses to install it".to_owned());
+        tip_line(out, "olm.deprecated: OLM v0 refuses to install it");
     }
-    if !tip.is_empty() {
-        let refs: Vec<&str> = tip.iter().map(String::as_str).collect();
-        attrs.push(format!("tooltip={}", quote_lines(&refs)));
+    if !first {
+        out.push('"');
     }
-    attrs.insert(1, format!("style=\"{}\"", style.join(",")));
-    attrs.join(", ")
 }
 
 /// Append an edge's attributes to `out`; `scratch` is working space.
@@ -200,6 +226,7 @@ fn write_edge_attrs(
 
 fn write_channel(
     out: &mut String,
+    flush: &mut dyn FnMut(&mut String),
     p: usize,
     c: usize,
     pkg: &DrawnPackage<'_>,
@@ -265,23 +292,24 @@ fn write_channel(
             );
         }
     }
-    for &n in &ch.nodes {
-        let _ = writeln!(
-            out,
-            "      {} [{}];",
-            node_id(p, c, n),
-            node_attrs(
-                g.node(n),
-                Some(n) == head,
-                on_path[n.index()],
-                match g.node(n).presence {
-                    Presence::Entry(i) if dense => channel.entries[i].skip_range.as_deref(),
-                    _ => None,
-                }
-            )
-        );
-    }
     let mut scratch = String::new();
+    for &n in &ch.nodes {
+        let _ = write!(out, "      n{p}_{c}_{} [", n.index());
+        let range = match g.node(n).presence {
+            Presence::Entry(i) if dense => channel.entries[i].skip_range.as_deref(),
+            _ => None,
+        };
+        write_node_attrs(
+            out,
+            &mut scratch,
+            g.node(n),
+            Some(n) == head,
+            on_path[n.index()],
+            range,
+        );
+        out.push_str("];\n");
+        flush(out);
+    }
     for &e in &ch.edges {
         let Some((a, b)) = g.graph().edge_endpoints(e) else {
             continue;
@@ -296,6 +324,7 @@ fn write_channel(
         );
         write_edge_attrs(out, &mut scratch, edge, highlighted, dense);
         out.push_str("];\n");
+        flush(out);
     }
     if let Some(h) = &ch.highlight {
         for st in h.path.steps.iter().filter(|st| st.from.is_none()) {
@@ -315,6 +344,34 @@ fn write_channel(
 /// The drawing as a DOT digraph.
 pub fn to_string(drawing: &Drawing<'_>) -> String {
     let mut out = String::new();
+    emit(drawing, &mut out, &mut |_| {});
+    out
+}
+
+/// Write the drawing as DOT to `w`, a piece at a time.
+pub fn write(drawing: &Drawing<'_>, w: &mut impl Write) -> io::Result<()> {
+    /// Text is handed to `w` in pieces of about this size.
+    const PIECE: usize = 1 << 16;
+    let mut failed: Option<io::Error> = None;
+    let mut out = String::with_capacity(PIECE * 2);
+    let mut flush = |out: &mut String| {
+        if out.len() >= PIECE {
+            if failed.is_none() {
+                failed = w.write_all(out.as_bytes()).err();
+            }
+            out.clear();
+        }
+    };
+    emit(drawing, &mut out, &mut flush);
+    match failed {
+        Some(e) => Err(e),
+        None => w.write_all(out.as_bytes()),
+    }
+}
+
+/// Build the DOT text in `out`, calling `flush` whenever a line is complete
+/// (it may take the text so far).
+fn emit(drawing: &Drawing<'_>, out: &mut String, flush: &mut dyn FnMut(&mut String)) {
     out.push_str("digraph upgrades {\n");
     out.push_str(
         "  graph [rankdir=LR, fontname=\"Helvetica\", fontsize=11, nodesep=0.25, ranksep=0.6];\n",
@@ -340,17 +397,11 @@ pub fn to_string(drawing: &Drawing<'_>) -> String {
             None => out.push_str("    style=rounded;\n"),
         }
         for (c, ch) in pkg.channels.iter().enumerate() {
-            write_channel(&mut out, p, c, pkg, ch);
+            write_channel(out, flush, p, c, pkg, ch);
         }
         out.push_str("  }\n");
     }
     out.push_str("}\n");
-    out
-}
-
-/// Write the drawing as DOT to `w`.
-pub fn write(drawing: &Drawing<'_>, w: &mut impl Write) -> io::Result<()> {
-    w.write_all(to_string(drawing).as_bytes())
 }
 
 #[cfg(test)]

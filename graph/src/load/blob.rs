@@ -2,8 +2,6 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::value::RawValue;
-
 use crate::declcfg::{
     schema, Bundle, Channel, ChannelEntry, Deprecation, DeprecationEntry, Icon, Meta, Package,
     Property, RelatedImage,
@@ -11,7 +9,8 @@ use crate::declcfg::{
 use crate::diagnostic::Diagnostic;
 use crate::location::Location;
 use crate::rawjson::{
-    fold_eq, is_null, json_kind, kind_of, object_items, to_raw, unmarshal_error, Key, Object,
+    fold_eq, is_null, items_of, json_kind, kind_of, property_items, to_raw, unmarshal_error, Key,
+    Object,
 };
 
 use super::doc::{DocFields, FieldValue};
@@ -31,12 +30,35 @@ pub enum Blob {
     Other(Meta),
 }
 
+/// How much of an `olm.bundle` blob loading reads.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum BundleReading {
+    /// Every member, checked as opm checks it.
+    #[default]
+    Full,
+    /// Only what upgrade graphs use: `name`, `package` and the properties, of
+    /// which every item's `type` and `value` are checked but only `olm.package`
+    /// (the version) and `olm.deprecated` are kept. `image` and
+    /// `relatedImages` are neither read nor kept (the bundle's image is empty).
+    Graph,
+}
+
 /// Convert a document into a blob. Errors are opm's texts; warnings report fields
 /// opm silently ignores.
 pub fn to_blob(
     doc: DocFields,
     loc: &Location,
     warnings: &mut Vec<Diagnostic>,
+) -> Result<Blob, String> {
+    to_blob_reading(doc, loc, warnings, BundleReading::Full)
+}
+
+/// [`to_blob`], reading bundles as far as `reading` says.
+pub fn to_blob_reading(
+    doc: DocFields,
+    loc: &Location,
+    warnings: &mut Vec<Diagnostic>,
+    reading: BundleReading,
 ) -> Result<Blob, String> {
     check_folded_duplicates(&doc.fields)?;
     let schema = meta_string(&doc.fields, "schema")?;
@@ -48,7 +70,7 @@ pub fn to_blob(
             abbreviate(&canonical_object(&doc.fields))
         ));
     }
-    let known: &[&str] = match schema.as_str() {
+    let known: &[&str] = match schema.as_ref() {
         schema::PACKAGE => &[
             "schema",
             "name",
@@ -71,7 +93,7 @@ pub fn to_blob(
     };
     if !known.is_empty() {
         for (k, _) in &doc.fields {
-            if !known.iter().any(|f| fold_eq(f, k)) {
+            if !known.contains(&k.as_ref()) && !known.iter().any(|f| fold_eq(f, k)) {
                 warnings.push(
                     Diagnostic::warning(format!(
                         "unknown field {k:?} in {schema} blob; opm ignores it and render drops it"
@@ -83,9 +105,9 @@ pub fn to_blob(
     }
     if known.is_empty() {
         return Ok(Blob::Other(Meta {
-            schema,
-            package,
-            name,
+            schema: schema.into_owned(),
+            package: package.into_owned(),
+            name: name.into_owned(),
             blob: to_raw(&canonical_object(&doc.fields)),
             location: loc.clone(),
         }));
@@ -99,27 +121,27 @@ pub fn to_blob(
     let mut fields = Vec::with_capacity(doc.fields.len());
     for (k, v) in &doc.fields {
         if !is_properties(k) {
-            fields.push((Key::Borrowed(k.as_ref()), v.raw()?));
+            fields.push((Key::Borrowed(k.as_ref()), v.raw()?.get()));
         }
     }
     let obj = Object { fields };
-    match schema.as_str() {
+    match schema.as_ref() {
         schema::PACKAGE => parse_package(&obj, props, loc)
             .map(Blob::Package)
             .map_err(|e| format!("parse package: {e}")),
         schema::CHANNEL => parse_channel(&obj, props, &doc.entry_lines, loc, warnings)
             .map(Blob::Channel)
             .map_err(|e| format!("parse channel: {e}")),
-        schema::BUNDLE => parse_bundle(&obj, props, loc)
+        schema::BUNDLE => parse_bundle(&obj, props, loc, reading)
             .map(Blob::Bundle)
             .map_err(|e| format!("parse bundle: {e}")),
         schema::DEPRECATIONS => parse_deprecation(&obj, loc)
             .map(Blob::Deprecation)
             .map_err(|e| format!("parse deprecation: {e}")),
         _ => Ok(Blob::Other(Meta {
-            schema,
-            package,
-            name,
+            schema: schema.into_owned(),
+            package: package.into_owned(),
+            name: name.into_owned(),
             blob: to_raw(&canonical_object(&doc.fields)),
             location: loc.clone(),
         })),
@@ -187,13 +209,21 @@ fn check_folded_duplicates<V>(fields: &[(Key<'_>, V)]) -> Result<(), String> {
     }
 }
 
-fn meta_string(fields: &[(Key<'_>, FieldValue)], key: &str) -> Result<String, String> {
+fn meta_string<'d>(
+    fields: &'d [(Key<'_>, FieldValue)],
+    key: &str,
+) -> Result<std::borrow::Cow<'d, str>, String> {
     let Some((k, v)) = fields.iter().rev().find(|(k, _)| fold_eq(k, key)) else {
-        return Ok(String::new());
+        return Ok(std::borrow::Cow::Borrowed(""));
     };
     let v = v.raw()?;
     if json_kind(v) == "string" {
-        return serde_json::from_str(v.get()).map_err(|e| e.to_string());
+        if let Some(s) = crate::validjson::string(v.get()) {
+            return Ok(s);
+        }
+        return serde_json::from_str::<String>(v.get())
+            .map(std::borrow::Cow::Owned)
+            .map_err(|e| e.to_string());
     }
     let shown = match json_kind(v) {
         "bool" => v.get().to_owned(),
@@ -241,6 +271,16 @@ fn str_field(o: &Object<'_>, key: &str, go: &str) -> Result<String, String> {
 }
 
 fn parse_properties(props: Option<&FieldValue>, go_struct: &str) -> Result<Vec<Property>, String> {
+    parse_properties_keeping(props, go_struct, |_| true)
+}
+
+/// [`parse_properties`], checking every item but keeping only those whose type
+/// `keep` accepts (the others' values are not copied).
+fn parse_properties_keeping(
+    props: Option<&FieldValue>,
+    go_struct: &str,
+    keep: impl Fn(&str) -> bool,
+) -> Result<Vec<Property>, String> {
     let Some(text) = props.map(FieldValue::text) else {
         return Ok(Vec::new());
     };
@@ -254,41 +294,42 @@ fn parse_properties(props: Option<&FieldValue>, go_struct: &str) -> Result<Vec<P
         ));
     }
     // Properties hold the largest values of a catalog: read them in one pass.
-    object_items(text)?
-        .into_iter()
-        .map(|item| {
+    let mut out = Vec::new();
+    for item in property_items(text)? {
+        let property = (|| {
             let po = item.map_err(|kind| {
                 format!("json: cannot unmarshal {kind} into Go value of type property.Property")
             })?;
-            let type_ = str_field(&po, "type", "Property.type")?;
-            let value = po.get("value");
+            let type_ = po.type_name()?;
+            let value = po.value;
             if type_.is_empty() {
                 return Err("type must be set".to_owned());
             }
             let Some(value) = value else {
                 return Err("value must be set".to_owned());
             };
-            Ok(Property {
-                type_,
-                value: value.to_owned(),
-            })
-        })
-        .collect()
+            Ok((type_, value))
+        })()?;
+        if keep(&property.0) {
+            out.push(Property {
+                type_: property.0,
+                value: property.1.to_owned(),
+            });
+        }
+    }
+    Ok(out)
 }
 
-fn list_of<T>(
-    raw: &RawValue,
+fn list_of<'a, T>(
+    raw: &'a str,
     field: &str,
     go_type: &str,
-    mut each: impl FnMut(&RawValue) -> Result<T, String>,
+    mut each: impl FnMut(&'a str) -> Result<T, String>,
 ) -> Result<Vec<T>, String> {
     if is_null(raw) {
         return Ok(Vec::new());
     }
-    if json_kind(raw) != "array" {
-        return Err(unmarshal_error(raw, field, go_type));
-    }
-    let items: Vec<&RawValue> = serde_json::from_str(raw.get()).map_err(|e| e.to_string())?;
+    let items = items_of(raw).map_err(|_| unmarshal_error(raw, field, go_type))?;
     items.into_iter().map(&mut each).collect()
 }
 
@@ -399,7 +440,21 @@ fn parse_bundle(
     o: &Object<'_>,
     props: Option<&FieldValue>,
     loc: &Location,
+    reading: BundleReading,
 ) -> Result<Bundle, String> {
+    if reading == BundleReading::Graph {
+        use crate::property::types;
+        return Ok(Bundle {
+            name: str_field(o, "name", "Bundle.name")?,
+            package: str_field(o, "package", "Bundle.package")?,
+            image: String::new(),
+            properties: parse_properties_keeping(props, "Bundle", |t| {
+                t == types::PACKAGE || t == types::DEPRECATED
+            })?,
+            related_images: Vec::new(),
+            location: loc.clone(),
+        });
+    }
     let related_images = match o.get("relatedImages") {
         None => Vec::new(),
         Some(raw) => list_of(

@@ -67,12 +67,12 @@ pub fn json_doc<'a>(
 ) -> DocFields<'a> {
     let mut entry_lines = Vec::new();
     if let Some((_, entries)) = members.iter().rev().find(|(k, _)| fold_eq(k, "entries")) {
-        if let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(entries.get()) {
+        if let Ok(items) = crate::rawjson::items_of(*entries) {
             let base = entries.get().as_ptr() as usize;
             let entries_off = offset_in(file_text, entries.get());
             for item in items {
                 let line = entries_off
-                    .map(|off| off + (item.get().as_ptr() as usize - base))
+                    .map(|off| off + (item.as_ptr() as usize - base))
                     .map(|o| lines.line_col(o).0)
                     .unwrap_or(0);
                 entry_lines.push(line);

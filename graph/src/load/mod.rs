@@ -33,7 +33,7 @@ use crate::declcfg::DeclarativeConfig;
 use crate::diagnostic::Diagnostic;
 use crate::location::{LineCounter, LineIndex, Location};
 use crate::rawjson::JsonItem;
-use blob::Blob;
+use blob::{Blob, BundleReading};
 use doc::{DocFields, NotAnObject, YamlDoc};
 
 /// Name of the ignore files.
@@ -106,13 +106,27 @@ pub enum Select {
     /// still reported) but not turned into blobs, so their own problems are not
     /// reported either. For commands about one package, on large catalogs.
     Package(String),
+    /// [`Select::Package`], reading that package's bundles only as far as upgrade
+    /// graphs need ([`BundleReading::Graph`]): for `path` and `graph`, which
+    /// use no bundle image, related image or property but the version and the
+    /// legacy deprecation mark.
+    PackageGraph(String),
 }
 
 impl Select {
     fn keeps(&self, fields: &DocFields<'_>) -> bool {
         match self {
             Select::All => true,
-            Select::Package(name) => blob::package_of(fields).as_deref() == Some(name.as_str()),
+            Select::Package(name) | Select::PackageGraph(name) => {
+                blob::package_of(fields).as_deref() == Some(name.as_str())
+            }
+        }
+    }
+
+    fn bundle_reading(&self) -> BundleReading {
+        match self {
+            Select::PackageGraph(_) => BundleReading::Graph,
+            Select::All | Select::Package(_) => BundleReading::Full,
         }
     }
 }
@@ -375,7 +389,7 @@ pub fn load_bytes_selected(name: &str, bytes: &[u8], select: &Select) -> Loaded 
             Ok((fields, _, _)) if !select.keeps(&fields) => None,
             Ok((fields, loc, warn)) => {
                 let mut warnings: Vec<Diagnostic> = warn.into_iter().map(|w| *w).collect();
-                let r = blob::to_blob(fields, &loc, &mut warnings)
+                let r = blob::to_blob_reading(fields, &loc, &mut warnings, select.bundle_reading())
                     .map_err(|m| Diagnostic::error(m).at(&loc));
                 Some((r, warnings))
             }

@@ -123,6 +123,7 @@ pub(crate) fn package_with(specs: &[&str], deprecations: Deprecations) -> Packag
         properties: Vec::new(),
         location: Location::new(Arc::from("package.yaml"), 1),
         channels,
+        index: crate::model::BundleIndex::new(&bundles),
         bundles,
         deprecations,
     }

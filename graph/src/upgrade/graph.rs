@@ -190,13 +190,17 @@ impl<'m> ChannelGraph<'m> {
         }
         let node_for = |name: &'m str, presence: Presence, chain_position: Option<usize>| {
             let bundle = package.bundle(name);
+            let skipped = match presence {
+                Presence::Entry(i) => chain.skipped_entries.get(i).copied(),
+                _ => None,
+            };
             Node {
                 name,
                 version: bundle.and_then(|b| b.version.as_ref()),
                 presence,
                 bundle,
                 chain_position,
-                skipped: chain.skipped.contains(name),
+                skipped: skipped.unwrap_or_else(|| chain.skipped.contains(name)),
                 deprecation: package.deprecations.bundles.get(name).map(String::as_str),
                 legacy_deprecated: bundle.is_some_and(Bundle::legacy_deprecated),
             }
