@@ -12,9 +12,9 @@
 use std::collections::BTreeSet;
 
 // foldhash: fast, and seeded per process like the standard hasher.
-use foldhash::{HashMap, HashMapExt};
 
 use crate::declcfg::ChannelEntry;
+use crate::name_index::NameIndex;
 
 /// What is wrong with a channel's graph, with opm's message texts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,6 +61,10 @@ pub struct ChainAnalysis {
     pub skipped: BTreeSet<String>,
     /// Per entry (by index): whether its name is in `skipped`.
     pub skipped_entries: Vec<bool>,
+    /// The entries by name (the first of each name).
+    pub index: NameIndex,
+    /// Entries whose name an earlier entry has (ignored by the analysis), in order.
+    pub repeated: Vec<usize>,
     /// The first problem opm would report for this channel's graph.
     pub error: Option<ChainError>,
 }
@@ -69,30 +73,39 @@ pub struct ChainAnalysis {
 ///
 /// Names are hashed once each: after that the walk works on entry indices.
 pub fn analyze(entries: &[ChannelEntry]) -> ChainAnalysis {
-    let mut by_name: HashMap<&str, usize> = HashMap::with_capacity(entries.len());
+    let (index, repeated) = NameIndex::new(entries, |e| &e.name);
+    let mut out = walk(entries, &index, &repeated);
+    out.index = index;
+    out.repeated = repeated;
+    out
+}
+
+/// [`analyze`] with the entries indexed.
+fn walk(entries: &[ChannelEntry], index: &NameIndex, repeated: &[usize]) -> ChainAnalysis {
+    let by_name = |name: &str| index.find(entries, |e| &e.name, name);
     // `first[i]`: entry `i` is the first with its name (later duplicates are ignored).
-    let mut first = vec![false; entries.len()];
-    for (i, e) in entries.iter().enumerate() {
-        if let std::collections::hash_map::Entry::Vacant(v) = by_name.entry(e.name.as_str()) {
-            v.insert(i);
-            first[i] = true;
-        }
+    let mut first = vec![true; entries.len()];
+    for &i in repeated {
+        first[i] = false;
     }
     // Which entries some `replaces` or `skips` points at, and which are skipped.
     let mut incoming = vec![false; entries.len()];
     let mut skipped_entry = vec![false; entries.len()];
+    // The entry each entry's `replaces` names, when it names one.
+    let mut replaced: Vec<Option<usize>> = vec![None; entries.len()];
     let mut skipped = BTreeSet::new();
     for (i, e) in entries.iter().enumerate() {
         if !first[i] {
             continue;
         }
         if let Some(r) = &e.replaces {
-            if let Some(&j) = by_name.get(r.as_str()) {
+            if let Some(j) = by_name(r) {
                 incoming[j] = true;
+                replaced[i] = Some(j);
             }
         }
         for s in &e.skips {
-            if let Some(&j) = by_name.get(s.as_str()) {
+            if let Some(j) = by_name(s) {
                 incoming[j] = true;
                 skipped_entry[j] = true;
             }
@@ -116,9 +129,7 @@ pub fn analyze(entries: &[ChannelEntry]) -> ChainAnalysis {
             if first[i] {
                 skipped_entry[i]
             } else {
-                by_name
-                    .get(e.name.as_str())
-                    .is_some_and(|&j| skipped_entry[j])
+                by_name(&e.name).is_some_and(|j| skipped_entry[j])
             }
         })
         .collect();
@@ -140,15 +151,20 @@ pub fn analyze(entries: &[ChannelEntry]) -> ChainAnalysis {
     let mut cur = head;
     loop {
         out.chain.push(cur);
-        let replaces = entries[cur].replaces.as_deref().unwrap_or("");
-        if out.skipped.contains(replaces) {
-            break;
-        }
         // A name outside the channel ends the chain (a tail may replace a
-        // missing bundle); the empty name is never an entry's.
-        let Some(&next) = by_name.get(replaces) else {
+        // missing bundle), and so does a skipped one.
+        let next = match &entries[cur].replaces {
+            Some(_) => replaced[cur],
+            // No `replaces` reads as the empty name, which an entry may have.
+            None => by_name(""),
+        };
+        let Some(next) = next else {
             break;
         };
+        if skipped_entry[next] {
+            break;
+        }
+        let replaces = entries[next].name.as_str();
         if on_chain[next] {
             let from = out
                 .chain
@@ -205,6 +221,118 @@ pub(crate) mod tests {
                 }
             })
             .collect()
+    }
+
+    /// The analysis as first written, by names: the reference the indexed one
+    /// is checked against.
+    fn analyze_by_names(entries: &[ChannelEntry]) -> ChainAnalysis {
+        let mut by_name: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for (i, e) in entries.iter().enumerate() {
+            by_name.entry(e.name.as_str()).or_insert(i);
+        }
+        let unique: Vec<usize> = {
+            let mut v: Vec<usize> = by_name.values().copied().collect();
+            v.sort_unstable();
+            v
+        };
+        let mut incoming: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        let mut skipped = BTreeSet::new();
+        for &i in &unique {
+            let e = &entries[i];
+            if let Some(r) = &e.replaces {
+                incoming.insert(r.as_str());
+            }
+            for s in &e.skips {
+                incoming.insert(s.as_str());
+                skipped.insert(s.clone());
+            }
+        }
+        let mut heads: Vec<usize> = unique
+            .iter()
+            .copied()
+            .filter(|&i| !incoming.contains(entries[i].name.as_str()))
+            .collect();
+        let mut out = ChainAnalysis {
+            skipped,
+            ..ChainAnalysis::default()
+        };
+        if heads.is_empty() {
+            out.error = Some(ChainError::NoHead);
+            return out;
+        }
+        if heads.len() > 1 {
+            heads.sort_by(|a, b| entries[*a].name.cmp(&entries[*b].name));
+            out.error = Some(ChainError::MultipleHeads(
+                heads.iter().map(|&i| entries[i].name.clone()).collect(),
+            ));
+            return out;
+        }
+        let head = heads[0];
+        out.head = Some(head);
+        let mut on_chain: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        on_chain.insert(entries[head].name.as_str());
+        let mut visited: Vec<&str> = Vec::new();
+        let mut cur = Some(head);
+        while let Some(ci) = cur {
+            out.chain.push(ci);
+            let e = &entries[ci];
+            visited.push(e.name.as_str());
+            let replaces = e.replaces.as_deref().unwrap_or("");
+            if out.skipped.contains(replaces) {
+                break;
+            }
+            if on_chain.contains(replaces) {
+                let from = visited.iter().position(|n| *n == replaces).unwrap_or(0);
+                let mut cycle: Vec<String> =
+                    visited[from..].iter().map(|s| s.to_string()).collect();
+                cycle.push(replaces.to_owned());
+                out.error = Some(ChainError::Cycle(cycle));
+                return out;
+            }
+            on_chain.insert(replaces);
+            cur = by_name.get(replaces).copied();
+        }
+        let stranded: BTreeSet<&str> = unique
+            .iter()
+            .map(|&i| entries[i].name.as_str())
+            .filter(|n| !on_chain.contains(n) && !out.skipped.contains(*n))
+            .collect();
+        if !stranded.is_empty() {
+            out.error = Some(ChainError::Stranded(
+                stranded.into_iter().map(str::to_owned).collect(),
+            ));
+        }
+        out
+    }
+
+    proptest::proptest! {
+        /// On random channels (dangling names, duplicates, cycles, skips), the
+        /// indexed analysis finds what the analysis by names finds.
+        #[test]
+        fn indexed_analysis_agrees_with_names(
+            spec in proptest::collection::vec(
+                (0u8..12, proptest::option::of(0u8..14), proptest::collection::vec(0u8..14, 0..3)),
+                0..14,
+            )
+        ) {
+            let entries: Vec<ChannelEntry> = spec
+                .iter()
+                .map(|(n, r, k)| ChannelEntry {
+                    name: format!("e{n}"),
+                    replaces: r.map(|r| format!("e{r}")),
+                    skips: k.iter().map(|k| format!("e{k}")).collect(),
+                    skip_range: None,
+                    location: Location::new(Arc::from("t"), 0),
+                })
+                .collect();
+            let (new, old) = (analyze(&entries), analyze_by_names(&entries));
+            proptest::prop_assert_eq!(new.head, old.head);
+            proptest::prop_assert_eq!(&new.chain, &old.chain);
+            proptest::prop_assert_eq!(&new.skipped, &old.skipped);
+            proptest::prop_assert_eq!(&new.error, &old.error);
+            let flags: Vec<bool> = entries.iter().map(|e| old.skipped.contains(&e.name)).collect();
+            proptest::prop_assert_eq!(new.skipped_entries, flags);
+        }
     }
 
     fn err(spec: &[&str]) -> Option<String> {

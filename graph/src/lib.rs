@@ -21,6 +21,7 @@ pub mod list;
 pub mod load;
 pub mod location;
 pub mod model;
+pub mod name_index;
 pub mod property;
 pub mod range;
 pub mod rawjson;

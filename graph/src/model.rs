@@ -7,10 +7,8 @@
 //! without a version), so later checks still run and every error is reported.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::hash::BuildHasher;
 
 // foldhash: fast, and seeded per process like the standard hasher.
-use foldhash::{HashSet, HashSetExt};
 
 use rayon::prelude::*;
 
@@ -20,6 +18,7 @@ use crate::declcfg::{
 };
 use crate::diagnostic::Diagnostic;
 use crate::location::Location;
+use crate::name_index::NameIndex;
 use crate::property::{self, PropertyValue};
 use crate::version::{self, Release};
 
@@ -67,51 +66,7 @@ pub struct Package {
     /// Deprecation messages from `olm.deprecations`.
     pub deprecations: Deprecations,
     /// `bundles` by name, for lookups in constant time.
-    pub(crate) index: BundleIndex,
-}
-
-/// Positions in a package's bundle list, by bundle name: a hash table of
-/// indices (names are not copied), built once the list is final.
-#[derive(Debug, Default, Clone)]
-pub(crate) struct BundleIndex {
-    table: hashbrown::HashTable<u32>,
-    state: foldhash::fast::RandomState,
-    /// How many bundles the index covers: a list of another length is searched
-    /// by bisection instead.
-    len: usize,
-}
-
-impl BundleIndex {
-    /// Index `bundles` (names unique).
-    pub(crate) fn new(bundles: &[Bundle]) -> BundleIndex {
-        let mut table = hashbrown::HashTable::with_capacity(bundles.len());
-        let state = foldhash::fast::RandomState::default();
-        let hash = |name: &str| state.hash_one(name);
-        for (i, b) in bundles.iter().enumerate() {
-            let Ok(i) = u32::try_from(i) else {
-                return BundleIndex::default();
-            };
-            table.insert_unique(hash(&b.name), i, |&j| hash(&bundles[j as usize].name));
-        }
-        BundleIndex {
-            table,
-            state,
-            len: bundles.len(),
-        }
-    }
-
-    /// The position of the bundle called `name` in `bundles` (sorted by name).
-    fn find(&self, bundles: &[Bundle], name: &str) -> Option<usize> {
-        if self.len != bundles.len() || bundles.is_empty() {
-            return bundles.binary_search_by(|b| b.name.as_str().cmp(name)).ok();
-        }
-        let hash = self.state.hash_one(name);
-        self.table
-            .find(hash, |&j| {
-                bundles.get(j as usize).is_some_and(|b| b.name == name)
-            })
-            .map(|&j| j as usize)
-    }
+    pub(crate) index: NameIndex,
 }
 
 impl Package {
@@ -130,7 +85,7 @@ impl Package {
 
     /// Index into [`Package::bundles`] of the bundle called `name`.
     pub fn bundle_index(&self, name: &str) -> Option<usize> {
-        self.index.find(&self.bundles, name)
+        self.index.find(&self.bundles, |b| &b.name, name)
     }
 
     /// The default channel, when set and present.
@@ -168,6 +123,9 @@ pub struct Channel {
     pub synthesized: bool,
     /// Head and replaces chain.
     pub chain: ChainAnalysis,
+    /// Per entry, the position of its bundle in the package's `bundles`
+    /// (`None` when the package has no bundle of that name).
+    pub entry_bundles: Vec<Option<usize>>,
 }
 
 impl Channel {
@@ -283,7 +241,7 @@ impl Model {
                     channels: Vec::new(),
                     bundles: Vec::new(),
                     deprecations: Deprecations::default(),
-                    index: BundleIndex::default(),
+                    index: NameIndex::default(),
                 },
             );
         }
@@ -327,27 +285,35 @@ impl Model {
                 );
                 continue;
             }
-            let mut seen: HashSet<&str> = HashSet::with_capacity(c.entries.len());
-            let repeated: Vec<bool> = c.entries.iter().map(|e| !seen.insert(&e.name)).collect();
-            drop(seen);
-            let mut entries = Vec::with_capacity(c.entries.len());
-            for (e, repeated) in c.entries.into_iter().zip(repeated) {
-                if repeated {
-                    diags.push(
-                        Diagnostic::error(format!(
-                            "invalid package {:?}, channel {:?}: duplicate entry {:?}",
-                            c.package, c.name, e.name
-                        ))
-                        .at(&e.location)
-                        .package(&c.package)
-                        .channel(&c.name)
-                        .bundle(&e.name),
-                    );
-                    continue;
+            // The analysis indexes the entries and finds repeated names; only
+            // then (rarely) are the entries filtered and analysed again.
+            let mut chain = chain::analyze(&c.entries);
+            let mut entries = c.entries;
+            if !chain.repeated.is_empty() {
+                let mut repeated = vec![false; entries.len()];
+                for &i in &chain.repeated {
+                    repeated[i] = true;
                 }
-                entries.push(e);
+                let mut kept = Vec::with_capacity(entries.len() - chain.repeated.len());
+                for (e, repeated) in entries.into_iter().zip(repeated) {
+                    if repeated {
+                        diags.push(
+                            Diagnostic::error(format!(
+                                "invalid package {:?}, channel {:?}: duplicate entry {:?}",
+                                c.package, c.name, e.name
+                            ))
+                            .at(&e.location)
+                            .package(&c.package)
+                            .channel(&c.name)
+                            .bundle(&e.name),
+                        );
+                        continue;
+                    }
+                    kept.push(e);
+                }
+                entries = kept;
+                chain = chain::analyze(&entries);
             }
-            let chain = chain::analyze(&entries);
             pc.insert(
                 c.name.clone(),
                 Channel {
@@ -357,6 +323,7 @@ impl Model {
                     location: c.location,
                     synthesized: false,
                     chain,
+                    entry_bundles: Vec::new(),
                 },
             );
         }
@@ -456,12 +423,18 @@ impl Model {
         for (name, mut pkg) in pkgs {
             let mut chans = channels.remove(&name).unwrap_or_default();
             let mut pbundles = bundles.remove(&name).unwrap_or_default();
-            let index = BundleIndex::new(&pbundles);
+            let (index, _) = NameIndex::new(&pbundles, |b| &b.name);
             let mut missing: BTreeSet<&str> = BTreeSet::new();
             let mut first_missing: Option<&Location> = None;
-            for ch in chans.values() {
-                for e in &ch.entries {
-                    match index.find(&pbundles, &e.name) {
+            for ch in chans.values_mut() {
+                ch.entry_bundles = ch
+                    .entries
+                    .iter()
+                    .map(|e| index.find(&pbundles, |b| &b.name, &e.name))
+                    .collect();
+                let ch = &*ch;
+                for (e, &bundle) in ch.entries.iter().zip(&ch.entry_bundles) {
+                    match bundle {
                         Some(i) => pbundles[i].channels.push(ch.name.clone()),
                         None => {
                             if missing.insert(e.name.as_str()) && first_missing.is_none() {
@@ -507,6 +480,7 @@ impl Model {
                         location: pkg.location.clone(),
                         synthesized: true,
                         chain: ChainAnalysis::default(),
+                        entry_bundles: Vec::new(),
                     },
                 );
             }
@@ -738,43 +712,4 @@ fn go_deprecation(d: &Deprecation) -> String {
         d.package,
         entries.join(" ")
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn bundle(name: &str) -> Bundle {
-        Bundle {
-            name: name.to_owned(),
-            image: String::new(),
-            version: None,
-            release: None,
-            properties: Vec::new(),
-            values: Vec::new(),
-            related_images: Vec::new(),
-            location: Location::new(std::sync::Arc::from("b.yaml"), 0),
-            channels: Vec::new(),
-        }
-    }
-
-    #[test]
-    fn bundle_index_finds_what_bisection_finds() {
-        let mut bundles: Vec<Bundle> = (0..1000).map(|i| bundle(&format!("op.v{i}"))).collect();
-        bundles.sort_by(|a, b| a.name.cmp(&b.name));
-        let index = BundleIndex::new(&bundles);
-        for (i, b) in bundles.iter().enumerate() {
-            assert_eq!(index.find(&bundles, &b.name), Some(i));
-        }
-        for missing in ["", "op.v", "op.v1000", "OP.V1"] {
-            assert_eq!(index.find(&bundles, missing), None);
-        }
-        // A list the index was not built for is searched by bisection.
-        let fewer = &bundles[..10];
-        assert_eq!(index.find(fewer, &fewer[3].name), Some(3));
-        assert_eq!(
-            BundleIndex::default().find(&bundles, "op.v5"),
-            bundles.iter().position(|b| b.name == "op.v5")
-        );
-    }
 }

@@ -70,6 +70,7 @@ fn channel(name: &str, mut entries: Vec<ChannelEntry>) -> Channel {
         location: Location::new(file, 0),
         synthesized: false,
         chain: analysis,
+        entry_bundles: Vec::new(),
     }
 }
 
@@ -115,6 +116,13 @@ pub(crate) fn package_with(specs: &[&str], deprecations: Deprecations) -> Packag
     if !other.is_empty() {
         channels.insert(0, channel("other", other));
     }
+    for ch in &mut channels {
+        ch.entry_bundles = ch
+            .entries
+            .iter()
+            .map(|e| bundles.iter().position(|b| b.name == e.name))
+            .collect();
+    }
     Package {
         name: "p".to_owned(),
         default_channel: "stable".to_owned(),
@@ -123,7 +131,7 @@ pub(crate) fn package_with(specs: &[&str], deprecations: Deprecations) -> Packag
         properties: Vec::new(),
         location: Location::new(Arc::from("package.yaml"), 1),
         channels,
-        index: crate::model::BundleIndex::new(&bundles),
+        index: crate::name_index::NameIndex::new(&bundles, |b| &b.name).0,
         bundles,
         deprecations,
     }

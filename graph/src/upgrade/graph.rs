@@ -14,6 +14,7 @@ use crate::chain::ChainAnalysis;
 use crate::declcfg::ChannelEntry;
 use crate::location::Location;
 use crate::model::{Bundle, Channel, Package};
+use crate::name_index::NameIndex;
 use crate::range::{Range, RangeError};
 use crate::version;
 
@@ -157,7 +158,10 @@ pub struct ChannelGraph<'m> {
     package: &'m Package,
     channel: &'m Channel,
     graph: DiGraph<Node<'m>, Edge<'m>>,
-    by_name: HashMap<&'m str, NodeIndex>,
+    /// Entry nodes by name (node `i` is entry `i`).
+    entry_index: std::borrow::Cow<'m, NameIndex>,
+    /// The other nodes by name.
+    externals: HashMap<&'m str, NodeIndex>,
     ranges: Vec<(usize, Range)>,
     invalid_ranges: Vec<InvalidRange<'m>>,
     too_many_edges: bool,
@@ -181,7 +185,16 @@ impl<'m> ChannelGraph<'m> {
         let entries = &channel.entries;
         let chain: &ChainAnalysis = &channel.chain;
         let mut graph: DiGraph<Node<'m>, Edge<'m>> = DiGraph::with_capacity(entries.len(), 0);
-        let mut by_name: HashMap<&'m str, NodeIndex> = HashMap::with_capacity(entries.len());
+        // The channel's analysis indexed its entries; a channel built some
+        // other way is indexed here.
+        let entry_index: std::borrow::Cow<'m, NameIndex> = if chain.index.covers(entries) {
+            std::borrow::Cow::Borrowed(&chain.index)
+        } else {
+            std::borrow::Cow::Owned(NameIndex::new(entries, |e| &e.name).0)
+        };
+        let entry_bundles = (channel.entry_bundles.len() == entries.len())
+            .then_some(channel.entry_bundles.as_slice());
+        let mut externals: HashMap<&'m str, NodeIndex> = HashMap::new();
         let mut chain_position = vec![None; entries.len()];
         for (pos, &i) in chain.chain.iter().enumerate() {
             if let Some(slot) = chain_position.get_mut(i) {
@@ -189,10 +202,15 @@ impl<'m> ChannelGraph<'m> {
             }
         }
         let node_for = |name: &'m str, presence: Presence, chain_position: Option<usize>| {
-            let bundle = package.bundle(name);
-            let skipped = match presence {
-                Presence::Entry(i) => chain.skipped_entries.get(i).copied(),
-                _ => None,
+            let (bundle, skipped) = match presence {
+                Presence::Entry(i) => (
+                    match entry_bundles {
+                        Some(b) => b[i].and_then(|j| package.bundles.get(j)),
+                        None => package.bundle(name),
+                    },
+                    chain.skipped_entries.get(i).copied(),
+                ),
+                _ => (package.bundle(name), None),
             };
             Node {
                 name,
@@ -206,11 +224,13 @@ impl<'m> ChannelGraph<'m> {
             }
         };
         for (i, e) in entries.iter().enumerate() {
-            let ix = graph.add_node(node_for(&e.name, Presence::Entry(i), chain_position[i]));
-            by_name.entry(e.name.as_str()).or_insert(ix);
+            graph.add_node(node_for(&e.name, Presence::Entry(i), chain_position[i]));
         }
         let mut intern = |graph: &mut DiGraph<Node<'m>, Edge<'m>>, name: &'m str| -> NodeIndex {
-            *by_name.entry(name).or_insert_with(|| {
+            if let Some(i) = entry_index.find(entries, |e| &e.name, name) {
+                return NodeIndex::new(i);
+            }
+            *externals.entry(name).or_insert_with(|| {
                 let presence = if package.bundle(name).is_some() {
                     Presence::OtherChannel
                 } else {
@@ -301,7 +321,8 @@ impl<'m> ChannelGraph<'m> {
             package,
             channel,
             graph,
-            by_name,
+            entry_index,
+            externals,
             ranges,
             invalid_ranges,
             too_many_edges,
@@ -363,7 +384,13 @@ impl<'m> ChannelGraph<'m> {
 
     /// The node called `name`.
     pub fn node_index(&self, name: &str) -> Option<NodeIndex> {
-        self.by_name.get(name).copied()
+        match self
+            .entry_index
+            .find(&self.channel.entries, |e| &e.name, name)
+        {
+            Some(i) => Some(NodeIndex::new(i)),
+            None => self.externals.get(name).copied(),
+        }
     }
 
     /// The node of entry `i` of the channel.
