@@ -368,23 +368,10 @@ pub fn load_bytes_selected(name: &str, bytes: &[u8], select: &Select) -> Loaded 
         );
     }
     let mut out = Loaded::default();
-    let docs = if split::looks_like_json(text) {
-        match json_docs(&file, text) {
-            Ok(d) => d,
-            Err(json_err) => match yaml_docs(&file, text) {
-                Ok(d) if d.iter().all(|r| r.is_ok()) => d,
-                _ => vec![Err(json_err)],
-            },
-        }
-    } else {
-        match yaml_docs(&file, text) {
-            Ok(d) => d,
-            Err(e) => vec![Err(e)],
-        }
-    };
-    let converted: Vec<(Result<Blob, Diagnostic>, Vec<Diagnostic>)> = docs
-        .into_par_iter()
-        .filter_map(|d| match d {
+    // Each document becomes a blob as soon as it is read, while its text is
+    // still in the cache.
+    let convert = |d: DocResult<'_>| -> Option<Converted> {
+        match d {
             Err(e) => Some((Err(*e), Vec::new())),
             Ok((fields, _, _)) if !select.keeps(&fields) => None,
             Ok((fields, loc, warn)) => {
@@ -393,8 +380,28 @@ pub fn load_bytes_selected(name: &str, bytes: &[u8], select: &Select) -> Loaded 
                     .map_err(|m| Diagnostic::error(m).at(&loc));
                 Some((r, warnings))
             }
-        })
-        .collect();
+        }
+    };
+    // A file that looks like JSON but is not is read as YAML when every
+    // document then reads.
+    let all_yaml = |text: &str| -> Option<Vec<Converted>> {
+        let docs = yaml_docs(&file, text).ok()?;
+        if docs.iter().any(|r| r.is_err()) {
+            return None;
+        }
+        Some(docs.into_par_iter().filter_map(convert).collect())
+    };
+    let converted: Vec<Converted> = if split::looks_like_json(text) {
+        match json_docs_map(&file, text, &convert) {
+            Ok(c) => c,
+            Err(json_err) => all_yaml(text).unwrap_or_else(|| vec![(Err(*json_err), Vec::new())]),
+        }
+    } else {
+        match yaml_docs(&file, text) {
+            Ok(d) => d.into_par_iter().filter_map(convert).collect(),
+            Err(e) => vec![(Err(*e), Vec::new())],
+        }
+    };
     for (r, mut w) in converted {
         out.diagnostics.append(&mut w);
         match r {
@@ -410,6 +417,9 @@ pub fn load_bytes_selected(name: &str, bytes: &[u8], select: &Select) -> Loaded 
 }
 
 type DocResult<'a> = Result<(DocFields<'a>, Location, Option<Box<Diagnostic>>), Box<Diagnostic>>;
+
+/// A document made a blob (or the error that stopped it), with its warnings.
+type Converted = (Result<Blob, Diagnostic>, Vec<Diagnostic>);
 
 fn not_object(kind: NotAnObject, loc: &Location) -> Box<Diagnostic> {
     let hint = if kind.0 == "array" {
@@ -432,13 +442,30 @@ const PARALLEL_JSON_BYTES: usize = 4 << 20;
 /// Split a JSON stream into documents, reading each object's members in the same
 /// pass (values borrowed from `text`). Fails (for the YAML fallback) when the
 /// first or second value cannot be decoded.
+#[cfg(test)]
 fn json_docs<'a>(file: &Arc<str>, text: &'a str) -> Result<Vec<DocResult<'a>>, Box<Diagnostic>> {
+    json_docs_map(file, text, &Some)
+}
+
+/// [`json_docs`], passing each document through `map` as soon as it is read.
+fn json_docs_map<'a, T: Send>(
+    file: &Arc<str>,
+    text: &'a str,
+    map: &(impl Fn(DocResult<'a>) -> Option<T> + Sync),
+) -> Result<Vec<T>, Box<Diagnostic>> {
     if text.len() >= PARALLEL_JSON_BYTES {
-        if let Some(docs) = json_docs_parallel(file, text) {
+        if let Some(docs) = json_docs_parallel(file, text, map) {
             return Ok(docs);
         }
     }
-    json_docs_in(file, text, 0..text.len(), LineCounter::new(text), false)
+    json_docs_in(
+        file,
+        text,
+        0..text.len(),
+        LineCounter::new(text),
+        false,
+        map,
+    )
 }
 
 /// Read a large JSON stream in pieces on all threads.
@@ -449,7 +476,11 @@ fn json_docs<'a>(file: &Arc<str>, text: &'a str) -> Result<Vec<DocResult<'a>>, B
 /// ends inside an unfinished value and fails to parse; any failure sends the
 /// whole file to the sequential reader, so the result (documents, lines and
 /// errors) is exactly the sequential one.
-fn json_docs_parallel<'a>(file: &Arc<str>, text: &'a str) -> Option<Vec<DocResult<'a>>> {
+fn json_docs_parallel<'a, T: Send>(
+    file: &Arc<str>,
+    text: &'a str,
+    map: &(impl Fn(DocResult<'a>) -> Option<T> + Sync),
+) -> Option<Vec<T>> {
     let bytes = text.as_bytes();
     let pieces = rayon::current_num_threads().max(1) * 8;
     let mut starts = vec![0usize];
@@ -472,15 +503,15 @@ fn json_docs_parallel<'a>(file: &Arc<str>, text: &'a str) -> Option<Vec<DocResul
         first_lines.push(line);
         line += n;
     }
-    let parts: Vec<Option<Vec<DocResult<'a>>>> = ranges
+    let parts: Vec<Option<Vec<T>>> = ranges
         .into_par_iter()
         .zip(first_lines)
         .map(|(r, line)| {
             let lines = LineCounter::resume(text, r.start, line);
-            json_docs_in(file, text, r, lines, true).ok()
+            json_docs_in(file, text, r, lines, true, map).ok()
         })
         .collect();
-    let parts: Vec<Vec<DocResult<'a>>> = parts.into_iter().collect::<Option<_>>()?;
+    let parts: Vec<Vec<T>> = parts.into_iter().collect::<Option<_>>()?;
     let mut out = Vec::with_capacity(parts.iter().map(Vec::len).sum());
     for p in parts {
         out.extend(p);
@@ -491,17 +522,20 @@ fn json_docs_parallel<'a>(file: &Arc<str>, text: &'a str) -> Option<Vec<DocResul
 /// Read the JSON documents in `range` of `text`. With `strict`, any invalid
 /// JSON is an error; otherwise it ends the stream with an error document,
 /// unless it comes in the first two values (then the file may be YAML).
-fn json_docs_in<'a>(
+fn json_docs_in<'a, T>(
     file: &Arc<str>,
     text: &'a str,
     range: std::ops::Range<usize>,
     mut lines: LineCounter<'a>,
     strict: bool,
-) -> Result<Vec<DocResult<'a>>, Box<Diagnostic>> {
+    map: &impl Fn(DocResult<'a>) -> Option<T>,
+) -> Result<Vec<T>, Box<Diagnostic>> {
     let base = range.start;
     let piece = &text[range];
     let mut stream = serde_json::Deserializer::from_str(piece).into_iter::<JsonItem<'a>>();
     let mut out = Vec::new();
+    // Documents read (some may be mapped to nothing).
+    let mut read = 0usize;
     loop {
         let before = stream.byte_offset();
         match stream.next() {
@@ -519,7 +553,8 @@ fn json_docs_in<'a>(
                 let members = match item {
                     JsonItem::Object(m) => m,
                     JsonItem::Other(kind) => {
-                        out.push(Err(not_object(NotAnObject(kind), &loc)));
+                        read += 1;
+                        out.extend(map(Err(not_object(NotAnObject(kind), &loc))));
                         continue;
                     }
                 };
@@ -532,33 +567,40 @@ fn json_docs_in<'a>(
                 }
                 if let Some(n) = out_of_range {
                     // opm decodes every blob into Go values first; this is its error.
-                    out.push(Err(Box::new(
+                    read += 1;
+                    out.extend(map(Err(Box::new(
                         Diagnostic::error(format!(
                             "json: cannot unmarshal number {n} into Go value of type float64"
                         ))
                         .at(&loc),
-                    )));
+                    ))));
                     continue;
                 }
                 if depth > MAX_DEPTH {
-                    out.push(Err(Box::new(
+                    read += 1;
+                    out.extend(map(Err(Box::new(
                         Diagnostic::error(format!(
                             "JSON nested deeper than {MAX_DEPTH} levels; olmsat refuses it"
                         ))
                         .at(&loc),
-                    )));
+                    ))));
                     continue;
                 }
-                out.push(Ok((doc::json_doc(members, text, &mut lines), loc, None)));
+                read += 1;
+                out.extend(map(Ok((
+                    doc::json_doc(members, text, &mut lines),
+                    loc,
+                    None,
+                ))));
             }
             Some(Err(e)) => {
                 let d = Diagnostic::error(format!("invalid JSON: {}", strip_json_position(&e)))
                     .at(&Location::new(file.clone(), to_u32_line(e.line()))
                         .at(to_u32_line(e.line()), to_u32_line(e.column())));
-                if strict || out.len() <= 1 {
+                if strict || read <= 1 {
                     return Err(Box::new(d));
                 }
-                out.push(Err(Box::new(d)));
+                out.extend(map(Err(Box::new(d))));
                 break;
             }
         }
@@ -740,9 +782,16 @@ mod tests {
                 text.len() >= PARALLEL_JSON_BYTES,
                 "big enough to go parallel"
             );
-            let seq = json_docs_in(&file, &text, 0..text.len(), LineCounter::new(&text), false)
-                .expect("valid");
-            let par = json_docs_parallel(&file, &text);
+            let seq = json_docs_in(
+                &file,
+                &text,
+                0..text.len(),
+                LineCounter::new(&text),
+                false,
+                &Some,
+            )
+            .expect("valid");
+            let par = json_docs_parallel(&file, &text, &Some);
             if nested {
                 // A piece boundary may fall on the nested object: then the
                 // parallel reader gives up and the sequential one is used.
@@ -767,7 +816,7 @@ mod tests {
             text.push_str("{\"a\": \"some value to fill the line\"},\n");
         }
         text.push_str("{\"a\": 0}]}\n{\"schema\": \"y\"}\n");
-        assert!(json_docs_parallel(&file, &text).is_none());
+        assert!(json_docs_parallel(&file, &text, &Some).is_none());
         let docs = json_docs(&file, &text).expect("valid");
         assert_eq!(docs.len(), 2);
         assert!(docs.iter().all(Result::is_ok));
@@ -781,8 +830,15 @@ mod tests {
         let at = cut + text[cut..].find("\"name\"").expect("a name");
         text.insert_str(at, "oops ");
         let l = load_bytes("big.json", text.as_bytes());
-        let seq = json_docs_in(&file, &text, 0..text.len(), LineCounter::new(&text), false)
-            .expect("two values read");
+        let seq = json_docs_in(
+            &file,
+            &text,
+            0..text.len(),
+            LineCounter::new(&text),
+            false,
+            &Some,
+        )
+        .expect("two values read");
         let errors: Vec<String> = l
             .diagnostics
             .iter()
