@@ -428,37 +428,30 @@ pub fn scan(json: &str) -> Scan<'_> {
     let b = json.as_bytes();
     let (mut depth, mut max, mut i) = (0usize, 0usize, 0usize);
     let mut out_of_range = None;
-    while i < b.len() {
-        match b[i] {
-            b'"' => {
-                // Jump through the string to its closing quote, escape by escape.
-                i += 1;
-                loop {
-                    match b
-                        .get(i..)
-                        .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
-                    {
-                        Some(j) if b[i + j] == b'"' => {
-                            i += j;
-                            break;
-                        }
-                        Some(j) => i += j + 2,
-                        None => {
-                            i = b.len();
-                            break;
-                        }
-                    }
-                }
-            }
-            b'[' | b'{' => {
+    loop {
+        // Skip what cannot change the outcome (whitespace, `,`, `:`, literals).
+        while b.get(i).is_some_and(|&c| SCAN_CLASS[usize::from(c)] == 0) {
+            i += 1;
+        }
+        let Some(&c) = b.get(i) else {
+            break;
+        };
+        match SCAN_CLASS[usize::from(c)] {
+            STRING => i = string_end(b, i + 1),
+            OPEN => {
                 depth += 1;
                 max = max.max(depth);
+                i += 1;
             }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            b'-' | b'0'..=b'9' => {
+            CLOSE => {
+                depth = depth.saturating_sub(1);
+                i += 1;
+            }
+            _ => {
                 let start = i;
-                while i + 1 < b.len()
-                    && matches!(b[i + 1], b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-')
+                while b
+                    .get(i + 1)
+                    .is_some_and(|c| matches!(c, b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-'))
                 {
                     i += 1;
                 }
@@ -471,14 +464,58 @@ pub fn scan(json: &str) -> Scan<'_> {
                 {
                     out_of_range = Some(number);
                 }
+                i += 1;
             }
-            _ => {}
         }
-        i += 1;
     }
     Scan {
         depth: max,
         out_of_range,
+    }
+}
+
+/// [`scan`]'s byte classes.
+const STRING: u8 = 1;
+const OPEN: u8 = 2;
+const CLOSE: u8 = 3;
+const NUMBER: u8 = 4;
+static SCAN_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'"' as usize] = STRING;
+    t[b'[' as usize] = OPEN;
+    t[b'{' as usize] = OPEN;
+    t[b']' as usize] = CLOSE;
+    t[b'}' as usize] = CLOSE;
+    t[b'-' as usize] = NUMBER;
+    let mut d = b'0';
+    while d <= b'9' {
+        t[d as usize] = NUMBER;
+        d += 1;
+    }
+    t
+};
+
+/// The position after the closing quote of a string whose text starts at `i`
+/// (the end of `b` when it has none): short strings byte by byte, long ones
+/// (base64 payloads) with memchr.
+fn string_end(b: &[u8], mut i: usize) -> usize {
+    let short_end = (i + 32).min(b.len());
+    while i < short_end {
+        match b[i] {
+            b'"' => return i + 1,
+            b'\\' => i += 2,
+            _ => i += 1,
+        }
+    }
+    loop {
+        match b
+            .get(i..)
+            .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
+        {
+            Some(j) if b[i + j] == b'"' => return i + j + 1,
+            Some(j) => i += j + 2,
+            None => return b.len(),
+        }
     }
 }
 
@@ -759,6 +796,14 @@ mod tests {
         assert_eq!(max_depth(r#"{"a":[1,{"b":"[[[["}]}"#), 3);
         assert_eq!(max_depth(r#""\"[""#), 0);
         assert_eq!(max_depth("1"), 0);
+        // Escapes on either side of the switch from short to long strings.
+        for pad in 25..40 {
+            let text = format!(r#"[{{"k":"{}\"[{{\\","n":-1e999}}]"#, "x".repeat(pad));
+            let s = scan(&text);
+            assert_eq!((s.depth, s.out_of_range), (2, Some("-1e999")), "{text}");
+        }
+        let long = format!(r#"["{}\"]", [1E400]"#, "b".repeat(5000));
+        assert_eq!(scan(&long).out_of_range, Some("1E400"));
     }
 
     #[test]

@@ -59,10 +59,11 @@ fn quote_into(out: &mut String, s: &str) {
 
 /// The inside of [`quote`] (no surrounding quotes), appended to `out`.
 fn quote_inner(out: &mut String, s: &str) {
-    let plain = s
-        .bytes()
-        .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\');
-    if plain {
+    // Without an early exit the check is vectorised: labels are short.
+    let special = s.bytes().fold(false, |special, b| {
+        special | !(0x20..0x7f).contains(&b) | (b == b'"') | (b == b'\\')
+    });
+    if !special {
         out.push_str(s);
         return;
     }
@@ -86,6 +87,46 @@ fn quote_lines(lines: &[&str]) -> String {
     let quoted: Vec<String> = lines.iter().map(|l| quote(l)).collect();
     let inner: Vec<&str> = quoted.iter().map(|q| &q[1..q.len() - 1]).collect();
     format!("\"{}\"", inner.join("\\n"))
+}
+
+/// Append `n` in decimal.
+fn push_usize(out: &mut String, mut n: usize) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
+    }
+}
+
+/// Append a node id, `n<p>_<c>_<n>`.
+fn push_node_id(out: &mut String, p: usize, c: usize, n: usize) {
+    out.push('n');
+    push_usize(out, p);
+    out.push('_');
+    push_usize(out, c);
+    out.push('_');
+    push_usize(out, n);
+}
+
+/// Append a location as its `Display` writes it (`file:line:column`).
+fn push_location(out: &mut String, loc: &crate::location::Location) {
+    out.push_str(&loc.file);
+    if loc.line > 0 {
+        out.push(':');
+        push_usize(out, loc.line as usize);
+        if loc.column > 0 {
+            out.push(':');
+            push_usize(out, loc.column as usize);
+        }
+    }
 }
 
 fn node_id(p: usize, c: usize, n: NodeIndex) -> String {
@@ -212,12 +253,20 @@ fn write_edge_attrs(
         scratch.push(' ');
         quote_into(scratch, r);
     }
-    let _ = write!(scratch, " declared at {}", edge.location());
+    scratch.push_str(" declared at ");
+    push_location(scratch, edge.location());
     let color = if highlighted { HIGHLIGHT } else { color };
-    let _ = write!(
-        out,
-        "style={style}, color=\"{color}\", fontcolor=\"{color}\", tooltip="
-    );
+    for part in [
+        "style=",
+        style,
+        ", color=\"",
+        color,
+        "\", fontcolor=\"",
+        color,
+        "\", tooltip=",
+    ] {
+        out.push_str(part);
+    }
     quote_into(out, scratch);
     if highlighted {
         out.push_str(", penwidth=3");
@@ -294,7 +343,9 @@ fn write_channel(
     }
     let mut scratch = String::new();
     for &n in &ch.nodes {
-        let _ = write!(out, "      n{p}_{c}_{} [", n.index());
+        out.push_str("      ");
+        push_node_id(out, p, c, n.index());
+        out.push_str(" [");
         let range = match g.node(n).presence {
             Presence::Entry(i) if dense => channel.entries[i].skip_range.as_deref(),
             _ => None,
@@ -316,12 +367,11 @@ fn write_channel(
         };
         let edge = g.edge(e);
         let highlighted = path_edges.contains(&(Some(a), b, edge.kind));
-        let _ = write!(
-            out,
-            "      n{p}_{c}_{} -> n{p}_{c}_{} [",
-            a.index(),
-            b.index()
-        );
+        out.push_str("      ");
+        push_node_id(out, p, c, a.index());
+        out.push_str(" -> ");
+        push_node_id(out, p, c, b.index());
+        out.push_str(" [");
         write_edge_attrs(out, &mut scratch, edge, highlighted, dense);
         out.push_str("];\n");
         flush(out);

@@ -129,7 +129,7 @@ pub fn to_blob_reading(
         schema::PACKAGE => parse_package(&obj, props, loc)
             .map(Blob::Package)
             .map_err(|e| format!("parse package: {e}")),
-        schema::CHANNEL => parse_channel(&obj, props, &doc.entry_lines, loc, warnings)
+        schema::CHANNEL => parse_channel(&obj, props, &doc, loc, warnings)
             .map(Blob::Channel)
             .map_err(|e| format!("parse channel: {e}")),
         schema::BUNDLE => parse_bundle(&obj, props, loc, reading)
@@ -320,6 +320,21 @@ fn parse_properties_keeping(
     Ok(out)
 }
 
+/// [`list_of`], with the items already found (when `known` is not empty: the
+/// document reader walked `raw`'s items to count their lines).
+fn list_of_known<'a, T>(
+    raw: &'a str,
+    known: &[&'a str],
+    field: &str,
+    go_type: &str,
+    each: impl FnMut(&'a str) -> Result<T, String>,
+) -> Result<Vec<T>, String> {
+    if known.is_empty() {
+        return list_of(raw, field, go_type, each);
+    }
+    known.iter().copied().map(each).collect()
+}
+
 fn list_of<'a, T>(
     raw: &'a str,
     field: &str,
@@ -370,40 +385,47 @@ fn base64_check(data: &str) -> Result<(), String> {
 fn parse_channel(
     o: &Object<'_>,
     props: Option<&FieldValue>,
-    entry_lines: &[u32],
+    doc: &DocFields<'_>,
     loc: &Location,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Channel, String> {
+    let entry_lines = &doc.entry_lines;
     let name = str_field(o, "name", "Channel.name")?;
     let package = str_field(o, "package", "Channel.package")?;
     let mut index = 0usize;
     let entries = match o.get("entries") {
         None => Vec::new(),
-        Some(raw) => list_of(raw, "Channel.entries", "[]declcfg.ChannelEntry", |item| {
-            let line = entry_lines.get(index).copied().unwrap_or(0);
-            index += 1;
-            let eloc = if line > 0 {
-                loc.at(line, 0)
-            } else {
-                loc.clone()
-            };
-            if is_null(item) {
-                return Ok(ChannelEntry {
-                    name: String::new(),
-                    replaces: None,
-                    skips: Vec::new(),
-                    skip_range: None,
-                    location: eloc,
-                });
-            }
-            let eo = Object::parse(item, "declcfg.ChannelEntry")
-                .map_err(|_| unmarshal_error(item, "Channel.entries", "declcfg.ChannelEntry"))?;
-            for (k, _) in &eo.fields {
-                if !["name", "replaces", "skips", "skipRange"]
-                    .iter()
-                    .any(|f| fold_eq(f, k))
-                {
-                    warnings.push(
+        Some(raw) => list_of_known(
+            raw,
+            &doc.entry_items,
+            "Channel.entries",
+            "[]declcfg.ChannelEntry",
+            |item| {
+                let line = entry_lines.get(index).copied().unwrap_or(0);
+                index += 1;
+                let eloc = if line > 0 {
+                    loc.at(line, 0)
+                } else {
+                    loc.clone()
+                };
+                if is_null(item) {
+                    return Ok(ChannelEntry {
+                        name: String::new(),
+                        replaces: None,
+                        skips: Vec::new(),
+                        skip_range: None,
+                        location: eloc,
+                    });
+                }
+                let eo = Object::parse(item, "declcfg.ChannelEntry").map_err(|_| {
+                    unmarshal_error(item, "Channel.entries", "declcfg.ChannelEntry")
+                })?;
+                for (k, _) in &eo.fields {
+                    if !["name", "replaces", "skips", "skipRange"]
+                        .iter()
+                        .any(|f| fold_eq(f, k))
+                    {
+                        warnings.push(
                         Diagnostic::warning(format!(
                             "unknown field {k:?} in channel entry; opm ignores it (did you mean one of name, replaces, skips, skipRange?)"
                         ))
@@ -411,21 +433,26 @@ fn parse_channel(
                         .package(&package)
                         .channel(&name),
                     );
+                    }
                 }
-            }
-            let non_empty = |s: String| (!s.is_empty()).then_some(s);
-            Ok(ChannelEntry {
-                name: str_field(&eo, "name", "ChannelEntry.entries.name")?,
-                replaces: non_empty(str_field(&eo, "replaces", "ChannelEntry.entries.replaces")?),
-                skips: eo.string_list("skips", "ChannelEntry.entries.skips")?,
-                skip_range: non_empty(str_field(
-                    &eo,
-                    "skipRange",
-                    "ChannelEntry.entries.skipRange",
-                )?),
-                location: eloc,
-            })
-        })?,
+                let non_empty = |s: String| (!s.is_empty()).then_some(s);
+                Ok(ChannelEntry {
+                    name: str_field(&eo, "name", "ChannelEntry.entries.name")?,
+                    replaces: non_empty(str_field(
+                        &eo,
+                        "replaces",
+                        "ChannelEntry.entries.replaces",
+                    )?),
+                    skips: eo.string_list("skips", "ChannelEntry.entries.skips")?,
+                    skip_range: non_empty(str_field(
+                        &eo,
+                        "skipRange",
+                        "ChannelEntry.entries.skipRange",
+                    )?),
+                    location: eloc,
+                })
+            },
+        )?,
     };
     Ok(Channel {
         properties: parse_properties(props, "Channel")?,
@@ -551,6 +578,7 @@ mod tests {
                 .map(|(k, v)| (Key::Owned(k.to_string()), FieldValue::Text(v.to_string())))
                 .collect(),
             entry_lines: Vec::new(),
+            entry_items: Vec::new(),
         }
     }
 

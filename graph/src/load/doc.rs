@@ -21,6 +21,9 @@ pub struct DocFields<'a> {
     pub fields: Vec<(Key<'a>, FieldValue<'a>)>,
     /// File line of each `entries` item, when the document has such a sequence.
     pub entry_lines: Vec<u32>,
+    /// In a JSON document, the text of each `entries` item (found while
+    /// counting their lines, so that they are walked once); empty otherwise.
+    pub entry_items: Vec<&'a str>,
 }
 
 /// A member's value.
@@ -66,17 +69,20 @@ pub fn json_doc<'a>(
     lines: &mut LineCounter<'_>,
 ) -> DocFields<'a> {
     let mut entry_lines = Vec::new();
+    let mut entry_items = Vec::new();
     if let Some((_, entries)) = members.iter().rev().find(|(k, _)| fold_eq(k, "entries")) {
         if let Ok(items) = crate::rawjson::items_of(*entries) {
             let base = entries.get().as_ptr() as usize;
             let entries_off = offset_in(file_text, entries.get());
-            for item in items {
+            entry_lines.reserve(items.len());
+            for item in &items {
                 let line = entries_off
                     .map(|off| off + (item.as_ptr() as usize - base))
                     .map(|o| lines.line_col(o).0)
                     .unwrap_or(0);
                 entry_lines.push(line);
             }
+            entry_items = items;
         }
     }
     DocFields {
@@ -85,6 +91,7 @@ pub fn json_doc<'a>(
             .map(|(k, v)| (k, FieldValue::Raw(v)))
             .collect(),
         entry_lines,
+        entry_items,
     }
 }
 
@@ -127,6 +134,7 @@ impl YamlDoc {
                     .into_iter()
                     .map(|l| if l == 0 { 0 } else { l + first_line - 1 })
                     .collect(),
+                entry_items: Vec::new(),
             }),
         }
     }
