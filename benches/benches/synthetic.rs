@@ -4,7 +4,9 @@
 //!   bundles written by the generator, the JSON parsing floor (serde_json reading
 //!   every document into nothing), and render (load + write JSON);
 //! - `channel`: a 100,000-entry channel: building its upgrade graph, OLM's path
-//!   from the tail to the head, and writing the DOT drawing.
+//!   from the tail to the head, and writing the DOT drawing; and what `olmsat
+//!   path` does from the 90 MB JSON file: read the package for graphs, build
+//!   the model and the graph, find the path.
 //!
 //! Whole-command figures for the 100,000-bundle catalog are in
 //! docs/performance.md (a criterion loop over 400 MB would take too long).
@@ -15,7 +17,7 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use olmsat_graph::export::dot;
 use olmsat_graph::export::drawing::{DrawOptions, Drawing};
-use olmsat_graph::load::load_path;
+use olmsat_graph::load::{load_path, load_path_selected, Select};
 use olmsat_graph::model::Model;
 use olmsat_graph::synthetic::{by_package, generate, package_name, Payload, Spec};
 use olmsat_graph::upgrade::ChannelGraph;
@@ -161,6 +163,34 @@ fn bench_channel(c: &mut Criterion) {
             Err(_) => 0,
         })
     });
+    // The whole of `olmsat path` but printing, from the file.
+    let Ok(tmp) = tempfile::tempdir() else {
+        group.finish();
+        return;
+    };
+    if write_catalog(&spec, tmp.path(), Format::Json).is_ok() {
+        let select = Select::PackageGraph(name.clone());
+        let channel_name = channel.name.clone();
+        group.bench_function("path_from_file_100k", |b| {
+            b.iter(|| {
+                let Ok(loaded) = load_path_selected(tmp.path(), &select) else {
+                    return 0;
+                };
+                let (model, _) = Model::build(loaded.config);
+                let Some(ch) = model
+                    .package(&name)
+                    .and_then(|p| Some((p, p.channel(&channel_name)?)))
+                else {
+                    return 0;
+                };
+                let g = ChannelGraph::build(ch.0, ch.1);
+                match g.resolve_start(&from) {
+                    Ok(start) => g.olm_path(&start).steps.len(),
+                    Err(_) => 0,
+                }
+            })
+        });
+    }
     group.finish();
 }
 

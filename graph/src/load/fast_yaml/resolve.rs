@@ -29,12 +29,18 @@ pub(super) fn needs_resolution(s: &str) -> bool {
         }
         return dots < 2;
     }
-    first == b'~'
-        || (s.len() <= 5
-            && ["y", "yes", "n", "no", "true", "false", "on", "off", "null"]
-                .iter()
-                .any(|w| s.eq_ignore_ascii_case(w)))
+    first == b'~' || GO_YAML_WORDS.contains(&s)
 }
+
+/// The boolean and null spellings of go-yaml v2, which opm reads catalogs with
+/// (YAML 1.1): each word in lower case, capitalised or upper case. Other
+/// spellings (`nO`, `tRUE`) are strings to it. The general parser reads those
+/// as booleans too; the fast path follows go-yaml, so that a catalog olmsat or
+/// opm writes (such words are written plain) reads back unchanged.
+const GO_YAML_WORDS: &[&str] = &[
+    "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE", "false",
+    "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL",
+];
 
 /// Write a plain scalar as JSON.
 pub(super) fn write_plain(out: &mut String, s: &str) -> Option<()> {

@@ -237,6 +237,23 @@ fn go_yaml_style_is_handled() {
 }
 
 #[test]
+fn mixed_case_boolean_words_are_strings_as_in_go_yaml() {
+    // The general parser would read all of these as booleans and nulls.
+    let Some(d) = parse_document("nO: tRUE\nNo: nULL\noN: Off\nyES: ~\n") else {
+        panic!("declined");
+    };
+    assert_eq!(
+        fields(&d),
+        vec![
+            ("nO", "\"tRUE\""),
+            ("false", "\"nULL\""),
+            ("oN", "false"),
+            ("yES", "null")
+        ]
+    );
+}
+
+#[test]
 fn values_are_typed_like_the_general_parser() {
     let d = handled(
         "a: 1.0\nb: 0x10\nc: yes\nd: ~\ne: 0.9.4\nf: 1e3\ng: -3\nh: 007\ni: 18446744073709551616\n",
