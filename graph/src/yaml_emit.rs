@@ -68,8 +68,7 @@ impl Emitter<'_> {
     /// A block mapping whose keys start at column `ind` (the cursor is already there
     /// for the first key).
     fn map(&mut self, m: &serde_json::Map<String, Value>, ind: usize) {
-        let mut keys: Vec<&String> = m.keys().collect();
-        keys.sort_by(|a, b| go_yaml_key_cmp(a, b));
+        let keys = sort_go_yaml_keys(m.keys().collect());
         for (i, k) in keys.into_iter().enumerate() {
             if i > 0 {
                 self.pad_to(ind);
@@ -681,6 +680,31 @@ fn is_timestamp(s: &str) -> bool {
     parse(s).is_some()
 }
 
+/// Sort keys in go-yaml's order ([`go_yaml_key_cmp`]), stably. For some keys
+/// with digit runs that order is not a total order; Go's sort accepts that,
+/// while the standard library's may panic. This merge sort never does, and
+/// gives one answer for one input (where the order is inconsistent, not
+/// necessarily go-yaml's).
+pub fn sort_go_yaml_keys<S: AsRef<str>>(mut keys: Vec<S>) -> Vec<S> {
+    if keys.len() <= 1 {
+        return keys;
+    }
+    let right = keys.split_off(keys.len() / 2);
+    let (left, right) = (sort_go_yaml_keys(keys), sort_go_yaml_keys(right));
+    let mut out = Vec::with_capacity(left.len() + right.len());
+    let mut right = right.into_iter().peekable();
+    for l in left {
+        while let Some(r) =
+            right.next_if(|r| go_yaml_key_cmp(r.as_ref(), l.as_ref()) == Ordering::Less)
+        {
+            out.push(r);
+        }
+        out.push(l);
+    }
+    out.extend(right);
+    out
+}
+
 /// go-yaml v2's key order (`keyList.Less`) for string keys.
 pub fn go_yaml_key_cmp(a: &str, b: &str) -> Ordering {
     let ar: Vec<char> = a.chars().collect();
@@ -865,9 +889,23 @@ mod tests {
 
     #[test]
     fn key_order_is_natural() {
-        let mut keys = vec!["a10", "a2", "b", "A", "_x", "a"];
-        keys.sort_by(|a, b| go_yaml_key_cmp(a, b));
+        let keys = sort_go_yaml_keys(vec!["a10", "a2", "b", "A", "_x", "a"]);
         assert_eq!(keys, vec!["_x", "A", "a", "a2", "a10", "b"]);
+    }
+
+    proptest::proptest! {
+        /// Keys of digits and zeros, where go-yaml's order is not a total
+        /// order: sorting never panics, keeps every key, and gives one answer.
+        #[test]
+        fn key_sort_tolerates_the_order(keys in proptest::collection::vec("[0a.]{0,2}[0-9]{0,3}[a-]{0,1}", 0..60)) {
+            let sorted = sort_go_yaml_keys(keys.clone());
+            let mut a = sorted.clone();
+            let mut b = keys.clone();
+            a.sort();
+            b.sort();
+            proptest::prop_assert_eq!(a, b);
+            proptest::prop_assert_eq!(sorted, sort_go_yaml_keys(keys));
+        }
     }
 
     #[test]
