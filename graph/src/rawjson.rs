@@ -16,6 +16,42 @@ use serde_json::value::RawValue;
 /// Owned raw JSON text.
 pub type RawJson = Box<RawValue>;
 
+/// The visits of every JSON value but an object, giving `$make(kind)` with the
+/// value's JSON type named as [`json_kind`] names it (arrays are skipped).
+macro_rules! visit_other_kinds {
+    (|$kind:ident| $make:expr) => {
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+            let $kind = "array";
+            Ok($make)
+        }
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+            let $kind = "string";
+            Ok($make)
+        }
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+            let $kind = "bool";
+            Ok($make)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            let $kind = "null";
+            Ok($make)
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+            let $kind = "number";
+            Ok($make)
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+            let $kind = "number";
+            Ok($make)
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+            let $kind = "number";
+            Ok($make)
+        }
+    };
+}
+
 /// Valid JSON text: serde_json's raw values, and slices of them.
 pub trait JsonText {
     /// The text.
@@ -263,28 +299,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for PropertyItemOr<'a> {
                 }
                 Ok(PropertyItemOr(Ok(item)))
             }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                while seq.next_element::<de::IgnoredAny>()?.is_some() {}
-                Ok(PropertyItemOr(Err("array")))
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(PropertyItemOr(Err("string")))
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(PropertyItemOr(Err("bool")))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(PropertyItemOr(Err("null")))
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(PropertyItemOr(Err("number")))
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(PropertyItemOr(Err("number")))
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(PropertyItemOr(Err("number")))
-            }
+            visit_other_kinds!(|kind| PropertyItemOr(Err(kind)));
         }
         d.deserialize_any(V(std::marker::PhantomData))
     }
@@ -317,28 +332,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for Item<'a> {
                 }
                 Ok(Item::Object(out))
             }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Item<'a>, A::Error> {
-                while seq.next_element::<de::IgnoredAny>()?.is_some() {}
-                Ok(Item::Other("array"))
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Item<'a>, E> {
-                Ok(Item::Other("string"))
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Item<'a>, E> {
-                Ok(Item::Other("bool"))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Item<'a>, E> {
-                Ok(Item::Other("null"))
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Item<'a>, E> {
-                Ok(Item::Other("number"))
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Item<'a>, E> {
-                Ok(Item::Other("number"))
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Item<'a>, E> {
-                Ok(Item::Other("number"))
-            }
+            visit_other_kinds!(|kind| Item::Other(kind));
         }
         d.deserialize_any(V(std::marker::PhantomData))
     }
