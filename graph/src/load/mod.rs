@@ -565,25 +565,18 @@ fn json_docs_in<'a, T>(
                     depth = depth.max(1 + found.depth);
                     out_of_range = out_of_range.or(found.out_of_range);
                 }
-                if let Some(n) = out_of_range {
+                let refused = match out_of_range {
                     // opm decodes every blob into Go values first; this is its error.
+                    Some(n) => Some(format!(
+                        "json: cannot unmarshal number {n} into Go value of type float64"
+                    )),
+                    None => (depth > MAX_DEPTH).then(|| {
+                        format!("JSON nested deeper than {MAX_DEPTH} levels; olmsat refuses it")
+                    }),
+                };
+                if let Some(message) = refused {
                     read += 1;
-                    out.extend(map(Err(Box::new(
-                        Diagnostic::error(format!(
-                            "json: cannot unmarshal number {n} into Go value of type float64"
-                        ))
-                        .at(&loc),
-                    ))));
-                    continue;
-                }
-                if depth > MAX_DEPTH {
-                    read += 1;
-                    out.extend(map(Err(Box::new(
-                        Diagnostic::error(format!(
-                            "JSON nested deeper than {MAX_DEPTH} levels; olmsat refuses it"
-                        ))
-                        .at(&loc),
-                    ))));
+                    out.extend(map(Err(Box::new(Diagnostic::error(message).at(&loc)))));
                     continue;
                 }
                 read += 1;
