@@ -20,6 +20,7 @@
 
 pub mod blob;
 pub mod doc;
+mod fast_json;
 pub mod fast_yaml;
 pub mod split;
 
@@ -119,6 +120,16 @@ impl Select {
             Select::All => true,
             Select::Package(name) | Select::PackageGraph(name) => {
                 blob::package_of(fields).as_deref() == Some(name.as_str())
+            }
+        }
+    }
+
+    /// [`Select::keeps`] for a document whose package is known.
+    fn keeps_package(&self, package: &str) -> bool {
+        match self {
+            Select::All => true,
+            Select::Package(name) | Select::PackageGraph(name) => {
+                !package.is_empty() && name == package
             }
         }
     }
@@ -391,8 +402,20 @@ pub fn load_bytes_selected(name: &str, bytes: &[u8], select: &Select) -> Loaded 
         }
         Some(docs.into_par_iter().filter_map(convert).collect())
     };
+    let reading = select.bundle_reading();
+    let convert_json = |d: JsonRead<'_>| -> Option<Converted> {
+        match d {
+            JsonRead::Doc(d) => convert(d),
+            JsonRead::Fast(doc, _) if !select.keeps_package(doc.package) => None,
+            JsonRead::Fast(doc, loc) => Some((
+                doc.into_blob(&loc, reading)
+                    .map_err(|m| Diagnostic::error(m).at(&loc)),
+                Vec::new(),
+            )),
+        }
+    };
     let converted: Vec<Converted> = if split::looks_like_json(text) {
-        match json_docs_map(&file, text, &convert) {
+        match json_docs_map(&file, text, &convert_json) {
             Ok(c) => c,
             Err(json_err) => all_yaml(text).unwrap_or_else(|| vec![(Err(*json_err), Vec::new())]),
         }
@@ -417,6 +440,14 @@ pub fn load_bytes_selected(name: &str, bytes: &[u8], select: &Select) -> Loaded 
 }
 
 type DocResult<'a> = Result<(DocFields<'a>, Location, Option<Box<Diagnostic>>), Box<Diagnostic>>;
+
+/// A document as the JSON reader hands it on: read by serde_json into fields
+/// (or refused), or read whole by the fast reader.
+#[derive(Debug)]
+enum JsonRead<'a> {
+    Doc(DocResult<'a>),
+    Fast(fast_json::FastDoc<'a>, Location),
+}
 
 /// A document made a blob (or the error that stopped it), with its warnings.
 type Converted = (Result<Blob, Diagnostic>, Vec<Diagnostic>);
@@ -443,7 +474,7 @@ const PARALLEL_JSON_BYTES: usize = 4 << 20;
 /// pass (values borrowed from `text`). Fails (for the YAML fallback) when the
 /// first or second value cannot be decoded.
 #[cfg(test)]
-fn json_docs<'a>(file: &Arc<str>, text: &'a str) -> Result<Vec<DocResult<'a>>, Box<Diagnostic>> {
+fn json_docs<'a>(file: &Arc<str>, text: &'a str) -> Result<Vec<JsonRead<'a>>, Box<Diagnostic>> {
     json_docs_map(file, text, &Some)
 }
 
@@ -451,7 +482,7 @@ fn json_docs<'a>(file: &Arc<str>, text: &'a str) -> Result<Vec<DocResult<'a>>, B
 fn json_docs_map<'a, T: Send>(
     file: &Arc<str>,
     text: &'a str,
-    map: &(impl Fn(DocResult<'a>) -> Option<T> + Sync),
+    map: &(impl Fn(JsonRead<'a>) -> Option<T> + Sync),
 ) -> Result<Vec<T>, Box<Diagnostic>> {
     if text.len() >= PARALLEL_JSON_BYTES {
         if let Some(docs) = json_docs_parallel(file, text, map) {
@@ -479,7 +510,7 @@ fn json_docs_map<'a, T: Send>(
 fn json_docs_parallel<'a, T: Send>(
     file: &Arc<str>,
     text: &'a str,
-    map: &(impl Fn(DocResult<'a>) -> Option<T> + Sync),
+    map: &(impl Fn(JsonRead<'a>) -> Option<T> + Sync),
 ) -> Option<Vec<T>> {
     let bytes = text.as_bytes();
     let pieces = rayon::current_num_threads().max(1) * 8;
@@ -522,83 +553,110 @@ fn json_docs_parallel<'a, T: Send>(
 /// Read the JSON documents in `range` of `text`. With `strict`, any invalid
 /// JSON is an error; otherwise it ends the stream with an error document,
 /// unless it comes in the first two values (then the file may be YAML).
+///
+/// Bundles and channels of the usual shape are read by [`fast_json`]; every
+/// other document, and any the fast reader declines, by serde_json.
 fn json_docs_in<'a, T>(
     file: &Arc<str>,
     text: &'a str,
     range: std::ops::Range<usize>,
     mut lines: LineCounter<'a>,
     strict: bool,
-    map: &impl Fn(DocResult<'a>) -> Option<T>,
+    map: &impl Fn(JsonRead<'a>) -> Option<T>,
 ) -> Result<Vec<T>, Box<Diagnostic>> {
     let base = range.start;
     let piece = &text[range];
-    let mut stream = serde_json::Deserializer::from_str(piece).into_iter::<JsonItem<'a>>();
+    let bytes = piece.as_bytes();
     let mut out = Vec::new();
     // Documents read (some may be mapped to nothing).
     let mut read = 0usize;
+    let mut pos = 0usize;
     loop {
-        let before = stream.byte_offset();
+        while bytes
+            .get(pos)
+            .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+        {
+            pos += 1;
+        }
+        if pos >= bytes.len() {
+            break;
+        }
+        let (line, col) = lines.line_col(base + pos);
+        let loc = Location::new(file.clone(), line).at(line, col);
+        if bytes[pos] == b'{' {
+            if let Some((doc, end)) = fast_json::read(piece, pos, base, &mut lines) {
+                read += 1;
+                pos = end;
+                out.extend(map(JsonRead::Fast(doc, loc)));
+                continue;
+            }
+        }
+        // One value with serde_json, from where the fast reader stopped.
+        let rest = &piece[pos..];
+        let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<JsonItem<'a>>();
         match stream.next() {
             None => break,
             Some(Ok(item)) => {
-                let rest = &piece.as_bytes()[before..];
-                let start = base
-                    + before
-                    + rest
-                        .iter()
-                        .position(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
-                        .unwrap_or(0);
-                let (line, col) = lines.line_col(start);
-                let loc = Location::new(file.clone(), line).at(line, col);
-                let members = match item {
-                    JsonItem::Object(m) => m,
-                    JsonItem::Other(kind) => {
-                        read += 1;
-                        out.extend(map(Err(not_object(NotAnObject(kind), &loc))));
-                        continue;
-                    }
-                };
-                let mut depth = 1;
-                let mut out_of_range = None;
-                for (_, v) in &members {
-                    let found = crate::rawjson::scan(v.get());
-                    depth = depth.max(1 + found.depth);
-                    out_of_range = out_of_range.or(found.out_of_range);
-                }
-                let refused = match out_of_range {
-                    // opm decodes every blob into Go values first; this is its error.
-                    Some(n) => Some(format!(
-                        "json: cannot unmarshal number {n} into Go value of type float64"
-                    )),
-                    None => (depth > MAX_DEPTH).then(|| {
-                        format!("JSON nested deeper than {MAX_DEPTH} levels; olmsat refuses it")
-                    }),
-                };
-                if let Some(message) = refused {
-                    read += 1;
-                    out.extend(map(Err(Box::new(Diagnostic::error(message).at(&loc)))));
-                    continue;
-                }
+                pos += stream.byte_offset();
                 read += 1;
-                out.extend(map(Ok((
-                    doc::json_doc(members, text, &mut lines),
-                    loc,
-                    None,
-                ))));
+                out.extend(map(JsonRead::Doc(json_item(item, text, &mut lines, loc))));
             }
             Some(Err(e)) => {
+                // serde_json counts from `rest`, which starts at `line`, `col`.
+                let err_line = match e.line() {
+                    0 => 0,
+                    l => line as usize + l - 1,
+                };
+                let err_col = if e.line() <= 1 {
+                    e.column() + (col as usize).saturating_sub(1)
+                } else {
+                    e.column()
+                };
                 let d = Diagnostic::error(format!("invalid JSON: {}", strip_json_position(&e)))
-                    .at(&Location::new(file.clone(), to_u32_line(e.line()))
-                        .at(to_u32_line(e.line()), to_u32_line(e.column())));
+                    .at(&Location::new(file.clone(), to_u32_line(err_line))
+                        .at(to_u32_line(err_line), to_u32_line(err_col)));
                 if strict || read <= 1 {
                     return Err(Box::new(d));
                 }
-                out.extend(map(Err(Box::new(d))));
+                out.extend(map(JsonRead::Doc(Err(Box::new(d)))));
                 break;
             }
         }
     }
     Ok(out)
+}
+
+/// A document serde_json read, checked for numbers Go refuses and for depth,
+/// made into fields.
+fn json_item<'a>(
+    item: JsonItem<'a>,
+    text: &str,
+    lines: &mut LineCounter<'_>,
+    loc: Location,
+) -> DocResult<'a> {
+    let members = match item {
+        JsonItem::Object(m) => m,
+        JsonItem::Other(kind) => return Err(not_object(NotAnObject(kind), &loc)),
+    };
+    let mut depth = 1;
+    let mut out_of_range = None;
+    for (_, v) in &members {
+        let found = crate::rawjson::scan(v.get());
+        depth = depth.max(1 + found.depth);
+        out_of_range = out_of_range.or(found.out_of_range);
+    }
+    let refused = match out_of_range {
+        // opm decodes every blob into Go values first; this is its error.
+        Some(n) => Some(format!(
+            "json: cannot unmarshal number {n} into Go value of type float64"
+        )),
+        None => (depth > MAX_DEPTH)
+            .then(|| format!("JSON nested deeper than {MAX_DEPTH} levels; olmsat refuses it")),
+    };
+    if let Some(message) = refused {
+        return Err(Box::new(Diagnostic::error(message).at(&loc)));
+    }
+    Ok((doc::json_doc(members, text, lines), loc, None))
 }
 
 fn to_u32_line(n: usize) -> u32 {
@@ -750,10 +808,11 @@ mod tests {
         s
     }
 
-    fn summary(docs: &[DocResult<'_>]) -> Vec<(String, Vec<u32>, Vec<String>)> {
+    fn summary(docs: &[JsonRead<'_>]) -> Vec<(String, Vec<u32>, Vec<String>)> {
         docs.iter()
             .map(|d| match d {
-                Ok((f, loc, _)) => (
+                JsonRead::Fast(doc, loc) => (loc.to_string(), Vec::new(), vec![format!("{doc:?}")]),
+                JsonRead::Doc(Ok((f, loc, _))) => (
                     loc.to_string(),
                     f.entry_lines.clone(),
                     f.fields
@@ -761,7 +820,7 @@ mod tests {
                         .map(|(k, v)| format!("{k}={}", v.text()))
                         .collect(),
                 ),
-                Err(e) => (e.to_string(), Vec::new(), Vec::new()),
+                JsonRead::Doc(Err(e)) => (e.to_string(), Vec::new(), Vec::new()),
             })
             .collect()
     }
@@ -812,7 +871,7 @@ mod tests {
         assert!(json_docs_parallel(&file, &text, &Some).is_none());
         let docs = json_docs(&file, &text).expect("valid");
         assert_eq!(docs.len(), 2);
-        assert!(docs.iter().all(Result::is_ok));
+        assert!(docs.iter().all(|d| !matches!(d, JsonRead::Doc(Err(_)))));
     }
 
     #[test]
@@ -839,12 +898,9 @@ mod tests {
             .map(ToString::to_string)
             .collect();
         assert_eq!(errors.len(), 1, "{errors:?}");
-        let last = seq.last().expect("docs");
-        assert_eq!(
-            errors[0],
-            last.as_ref()
-                .expect_err("an error ends the stream")
-                .to_string()
-        );
+        let Some(JsonRead::Doc(Err(last))) = seq.last() else {
+            panic!("an error ends the stream")
+        };
+        assert_eq!(errors[0], last.to_string());
     }
 }

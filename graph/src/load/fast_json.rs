@@ -1,0 +1,988 @@
+//! The fast reader for JSON `olm.bundle` and `olm.channel` documents of the
+//! usual shape: it checks the syntax and takes the members out in one pass over
+//! the text, where the general reader (serde_json, then the blob conversion)
+//! walks a document three or four times.
+//!
+//! It reads only what it can read exactly as the general reader does, and
+//! declines everything else, which then goes to the general reader, so errors,
+//! warnings and every unusual case keep their one implementation:
+//! - the first member must be `"schema"`, and the schema `olm.bundle` or
+//!   `olm.channel`;
+//! - members, property items, related images and channel entries may hold only
+//!   the fields opm's types have, spelled exactly (Go's case-insensitive
+//!   matching and the warning about unknown fields are the general reader's),
+//!   each at most once;
+//! - the strings it keeps (names, images, property types, ...) must have no
+//!   escape sequences, `null` stands nowhere a string or list is expected, and
+//!   no property type is empty or value `null`;
+//! - numbers with an exponent or longer than 300 characters, and nesting
+//!   deeper than [`super::MAX_DEPTH`], are declined (the general reader decides
+//!   whether they fit Go's float64 and reports the depth).
+//!
+//! Everything it skips (property values) is checked as serde_json checks it:
+//! strings without raw control characters and with valid escapes, numbers and
+//! literals spelled as JSON spells them. A property test checks that every
+//! document it reads gives the same blob as the general reader.
+
+use std::ops::Range;
+
+use serde_json::value::RawValue;
+
+use crate::declcfg::{Bundle, Channel, ChannelEntry, Property, RelatedImage};
+use crate::location::{LineCounter, Location};
+use crate::property::types;
+
+use super::blob::{Blob, BundleReading};
+use super::MAX_DEPTH;
+
+/// A document the fast reader read, as spans of the file text.
+#[derive(Debug)]
+pub(crate) struct FastDoc<'a> {
+    /// The `package` member (empty when absent).
+    pub package: &'a str,
+    /// The rest, by schema.
+    kind: FastKind<'a>,
+}
+
+#[derive(Debug)]
+enum FastKind<'a> {
+    Bundle(BundleText<'a>),
+    Channel(ChannelText<'a>),
+}
+
+/// Property items as (type, value) texts.
+type Properties<'a> = Vec<(&'a str, &'a str)>;
+
+#[derive(Debug, Default)]
+struct BundleText<'a> {
+    name: &'a str,
+    image: &'a str,
+    properties: Properties<'a>,
+    related_images: Vec<(&'a str, &'a str)>,
+}
+
+#[derive(Debug, Default)]
+struct ChannelText<'a> {
+    name: &'a str,
+    entries: Vec<EntryText<'a>>,
+    /// Every entry's skips, one after another.
+    skips: Vec<&'a str>,
+    properties: Properties<'a>,
+}
+
+#[derive(Debug)]
+struct EntryText<'a> {
+    name: &'a str,
+    replaces: &'a str,
+    skips: Range<usize>,
+    skip_range: &'a str,
+    /// 1-based file line of the entry.
+    line: u32,
+}
+
+/// Read the document starting at `start` (a `{`) of `piece`, which begins at
+/// byte `base` of the text `lines` counts in. Returns the document and the
+/// offset in `piece` just past it, or `None` when the general reader must read
+/// it (nothing is consumed then, and `lines` has not been asked past `start`).
+pub(crate) fn read<'a>(
+    piece: &'a str,
+    start: usize,
+    base: usize,
+    lines: &mut LineCounter<'_>,
+) -> Option<(FastDoc<'a>, usize)> {
+    let mut r = Reader {
+        s: piece,
+        b: piece.as_bytes(),
+        i: start,
+    };
+    let (doc, offsets) = r.document()?;
+    // Entry lines are counted only once the whole document is known to be read
+    // here, so a declined document leaves the counter where it was.
+    let doc = match doc {
+        Parsed::Bundle(package, b) => FastDoc {
+            package,
+            kind: FastKind::Bundle(b),
+        },
+        Parsed::Channel(package, mut c) => {
+            for (e, off) in c.entries.iter_mut().zip(offsets) {
+                e.line = lines.line_col(base + off).0;
+            }
+            FastDoc {
+                package,
+                kind: FastKind::Channel(c),
+            }
+        }
+    };
+    Some((doc, r.i))
+}
+
+impl FastDoc<'_> {
+    /// Make the blob, reading a bundle as far as `reading` says.
+    pub(crate) fn into_blob(self, loc: &Location, reading: BundleReading) -> Result<Blob, String> {
+        match self.kind {
+            FastKind::Bundle(b) => {
+                let graph = reading == BundleReading::Graph;
+                let keep = |t: &str| !graph || t == types::PACKAGE || t == types::DEPRECATED;
+                Ok(Blob::Bundle(Bundle {
+                    name: b.name.to_owned(),
+                    package: self.package.to_owned(),
+                    image: if graph {
+                        String::new()
+                    } else {
+                        b.image.to_owned()
+                    },
+                    properties: properties(&b.properties, keep)?,
+                    related_images: if graph {
+                        Vec::new()
+                    } else {
+                        b.related_images
+                            .iter()
+                            .map(|(name, image)| RelatedImage {
+                                name: (*name).to_owned(),
+                                image: (*image).to_owned(),
+                            })
+                            .collect()
+                    },
+                    location: loc.clone(),
+                }))
+            }
+            FastKind::Channel(c) => {
+                let non_empty = |s: &str| (!s.is_empty()).then(|| s.to_owned());
+                let entries = c
+                    .entries
+                    .iter()
+                    .map(|e| ChannelEntry {
+                        name: e.name.to_owned(),
+                        replaces: non_empty(e.replaces),
+                        skips: c.skips[e.skips.clone()]
+                            .iter()
+                            .map(|s| (*s).to_owned())
+                            .collect(),
+                        skip_range: non_empty(e.skip_range),
+                        location: loc.at(e.line, 0),
+                    })
+                    .collect();
+                Ok(Blob::Channel(Channel {
+                    name: c.name.to_owned(),
+                    package: self.package.to_owned(),
+                    entries,
+                    properties: properties(&c.properties, |_| true)?,
+                    location: loc.clone(),
+                }))
+            }
+        }
+    }
+}
+
+fn properties(
+    items: &[(&str, &str)],
+    keep: impl Fn(&str) -> bool,
+) -> Result<Vec<Property>, String> {
+    items
+        .iter()
+        .filter(|(t, _)| keep(t))
+        .map(|(t, v)| {
+            // The value was checked while it was read, so this cannot fail; if
+            // it did, serde_json's own complaint is the truthful report.
+            let value = RawValue::from_string((*v).to_owned())
+                .map_err(|e| format!("invalid JSON in a {t} property value: {e}"))?;
+            Ok(Property {
+                type_: (*t).to_owned(),
+                value,
+            })
+        })
+        .collect()
+}
+
+enum Parsed<'a> {
+    Bundle(&'a str, BundleText<'a>),
+    Channel(&'a str, ChannelText<'a>),
+}
+
+/// Bits for the members seen, to refuse repeated ones.
+struct Seen(u32);
+
+impl Seen {
+    /// Record member `bit`; `None` when it was seen before.
+    fn first(&mut self, bit: u32) -> Option<()> {
+        let mask = 1 << bit;
+        if self.0 & mask != 0 {
+            return None;
+        }
+        self.0 |= mask;
+        Some(())
+    }
+}
+
+struct Reader<'a> {
+    s: &'a str,
+    b: &'a [u8],
+    i: usize,
+}
+
+impl<'a> Reader<'a> {
+    /// The document, with the piece offset of each channel entry.
+    fn document(&mut self) -> Option<(Parsed<'a>, Vec<usize>)> {
+        self.expect(b'{')?;
+        if self.key()? != "schema" {
+            return None;
+        }
+        let schema = self.plain()?;
+        let mut package = "";
+        let mut seen = Seen(0);
+        match schema {
+            "olm.bundle" => {
+                let mut b = BundleText::default();
+                while self.more_members()? {
+                    match self.key()? {
+                        "name" => {
+                            seen.first(0)?;
+                            b.name = self.plain()?;
+                        }
+                        "package" => {
+                            seen.first(1)?;
+                            package = self.plain()?;
+                        }
+                        "image" => {
+                            seen.first(2)?;
+                            b.image = self.plain()?;
+                        }
+                        "properties" => {
+                            seen.first(3)?;
+                            b.properties = self.properties()?;
+                        }
+                        "relatedImages" => {
+                            seen.first(4)?;
+                            b.related_images = self.related_images()?;
+                        }
+                        _ => return None,
+                    }
+                }
+                Some((Parsed::Bundle(package, b), Vec::new()))
+            }
+            "olm.channel" => {
+                let mut c = ChannelText::default();
+                let mut offsets = Vec::new();
+                while self.more_members()? {
+                    match self.key()? {
+                        "name" => {
+                            seen.first(0)?;
+                            c.name = self.plain()?;
+                        }
+                        "package" => {
+                            seen.first(1)?;
+                            package = self.plain()?;
+                        }
+                        "entries" => {
+                            seen.first(2)?;
+                            self.entries(&mut c, &mut offsets)?;
+                        }
+                        "properties" => {
+                            seen.first(3)?;
+                            c.properties = self.properties()?;
+                        }
+                        _ => return None,
+                    }
+                }
+                Some((Parsed::Channel(package, c), offsets))
+            }
+            _ => None,
+        }
+    }
+
+    /// After a member: `true` at a `,` (another member follows), `false` at the
+    /// closing `}`.
+    fn more_members(&mut self) -> Option<bool> {
+        self.list_continues(b'}')
+    }
+
+    /// After an item or member: `true` past a `,`, `false` past `close`.
+    fn list_continues(&mut self, close: u8) -> Option<bool> {
+        let c = self.peek()?;
+        self.i += 1;
+        if c == b',' {
+            Some(true)
+        } else if c == close {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// Whether a list just opened is empty (its closing byte is then consumed).
+    fn closes_at_once(&mut self, close: u8) -> Option<bool> {
+        if self.peek()? == close {
+            self.i += 1;
+            Some(true)
+        } else {
+            Some(false)
+        }
+    }
+
+    /// A member's key (without escapes) and the `:` after it.
+    fn key(&mut self) -> Option<&'a str> {
+        let k = self.plain()?;
+        self.expect(b':')?;
+        Some(k)
+    }
+
+    /// `[ {"type": ..., "value": ...}, ... ]`
+    fn properties(&mut self) -> Option<Properties<'a>> {
+        self.expect(b'[')?;
+        let mut out = Vec::new();
+        if self.closes_at_once(b']')? {
+            return Some(out);
+        }
+        loop {
+            self.expect(b'{')?;
+            let (mut type_, mut value) = (None, None);
+            loop {
+                match self.key()? {
+                    "type" if type_.is_none() => type_ = Some(self.plain()?),
+                    "value" if value.is_none() => {
+                        self.ws();
+                        let start = self.i;
+                        // property array, item object: the value sits at depth 3.
+                        self.value(3)?;
+                        value = Some(&self.s[start..self.i]);
+                    }
+                    _ => return None,
+                }
+                if !self.more_members()? {
+                    break;
+                }
+            }
+            let (t, v) = (type_?, value?);
+            if t.is_empty() || v == "null" {
+                return None;
+            }
+            out.push((t, v));
+            if !self.list_continues(b']')? {
+                return Some(out);
+            }
+        }
+    }
+
+    /// `[ {"name": ..., "image": ...}, ... ]`
+    fn related_images(&mut self) -> Option<Vec<(&'a str, &'a str)>> {
+        self.expect(b'[')?;
+        let mut out = Vec::new();
+        if self.closes_at_once(b']')? {
+            return Some(out);
+        }
+        loop {
+            self.expect(b'{')?;
+            let (mut name, mut image) = (None, None);
+            if !self.closes_at_once(b'}')? {
+                loop {
+                    match self.key()? {
+                        "name" if name.is_none() => name = Some(self.plain()?),
+                        "image" if image.is_none() => image = Some(self.plain()?),
+                        _ => return None,
+                    }
+                    if !self.more_members()? {
+                        break;
+                    }
+                }
+            }
+            out.push((name.unwrap_or(""), image.unwrap_or("")));
+            if !self.list_continues(b']')? {
+                return Some(out);
+            }
+        }
+    }
+
+    /// `[ {"name": ..., "replaces": ..., "skips": [...], "skipRange": ...}, ... ]`
+    fn entries(&mut self, c: &mut ChannelText<'a>, offsets: &mut Vec<usize>) -> Option<()> {
+        self.expect(b'[')?;
+        if self.closes_at_once(b']')? {
+            return Some(());
+        }
+        loop {
+            self.expect(b'{')?;
+            offsets.push(self.i - 1);
+            let mut e = EntryText {
+                name: "",
+                replaces: "",
+                skips: c.skips.len()..c.skips.len(),
+                skip_range: "",
+                line: 0,
+            };
+            let mut seen = Seen(0);
+            if !self.closes_at_once(b'}')? {
+                loop {
+                    match self.key()? {
+                        "name" => {
+                            seen.first(0)?;
+                            e.name = self.plain()?;
+                        }
+                        "replaces" => {
+                            seen.first(1)?;
+                            e.replaces = self.plain()?;
+                        }
+                        "skips" => {
+                            seen.first(2)?;
+                            let from = c.skips.len();
+                            self.expect(b'[')?;
+                            if !self.closes_at_once(b']')? {
+                                loop {
+                                    c.skips.push(self.plain()?);
+                                    if !self.list_continues(b']')? {
+                                        break;
+                                    }
+                                }
+                            }
+                            e.skips = from..c.skips.len();
+                        }
+                        "skipRange" => {
+                            seen.first(3)?;
+                            e.skip_range = self.plain()?;
+                        }
+                        _ => return None,
+                    }
+                    if !self.more_members()? {
+                        break;
+                    }
+                }
+            }
+            c.entries.push(e);
+            if !self.list_continues(b']')? {
+                return Some(());
+            }
+        }
+    }
+
+    /// Skip JSON whitespace.
+    #[inline]
+    fn ws(&mut self) {
+        while let Some(&c) = self.b.get(self.i) {
+            if matches!(c, b' ' | b'\n' | b'\r' | b'\t') {
+                self.i += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// The next byte after whitespace (not consumed).
+    #[inline]
+    fn peek(&mut self) -> Option<u8> {
+        self.ws();
+        self.b.get(self.i).copied()
+    }
+
+    /// Consume `c` after whitespace.
+    #[inline]
+    fn expect(&mut self, c: u8) -> Option<()> {
+        if self.peek()? == c {
+            self.i += 1;
+            Some(())
+        } else {
+            None
+        }
+    }
+
+    /// A string without escape sequences, borrowed.
+    fn plain(&mut self) -> Option<&'a str> {
+        self.expect(b'"')?;
+        let start = self.i;
+        let end = start + string_stop(&self.b[start..]);
+        if self.b.get(end) != Some(&b'"') {
+            return None;
+        }
+        self.i = end + 1;
+        // Both ends are at ASCII quotes, so they are character boundaries.
+        self.s.get(start..end)
+    }
+
+    /// Skip a string (the reader is at its opening quote), checking its escapes
+    /// and refusing raw control characters, as serde_json does.
+    fn skip_string(&mut self) -> Option<()> {
+        let mut i = self.i + 1;
+        loop {
+            i += string_stop(self.b.get(i..)?);
+            match *self.b.get(i)? {
+                b'"' => {
+                    self.i = i + 1;
+                    return Some(());
+                }
+                b'\\' => {
+                    i = match *self.b.get(i + 1)? {
+                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i + 2,
+                        b'u' => {
+                            let hex = self.b.get(i + 2..i + 6)?;
+                            if !hex.iter().all(u8::is_ascii_hexdigit) {
+                                return None;
+                            }
+                            i + 6
+                        }
+                        _ => return None,
+                    }
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// Skip and check any value nested inside `depth` arrays and objects.
+    fn value(&mut self, depth: usize) -> Option<()> {
+        match self.peek()? {
+            b'"' => self.skip_string(),
+            open @ (b'{' | b'[') => {
+                if depth + 1 > MAX_DEPTH {
+                    return None;
+                }
+                self.i += 1;
+                let close = if open == b'{' { b'}' } else { b']' };
+                if self.closes_at_once(close)? {
+                    return Some(());
+                }
+                loop {
+                    if open == b'{' {
+                        if self.peek()? != b'"' {
+                            return None;
+                        }
+                        self.skip_string()?;
+                        self.expect(b':')?;
+                    }
+                    self.value(depth + 1)?;
+                    if !self.list_continues(close)? {
+                        return Some(());
+                    }
+                }
+            }
+            b't' => self.literal(b"true"),
+            b'f' => self.literal(b"false"),
+            b'n' => self.literal(b"null"),
+            b'-' | b'0'..=b'9' => self.number(),
+            _ => None,
+        }
+    }
+
+    fn literal(&mut self, word: &[u8]) -> Option<()> {
+        if self.b.get(self.i..self.i + word.len())? == word {
+            self.i += word.len();
+            Some(())
+        } else {
+            None
+        }
+    }
+
+    /// A number without exponent, at most 300 characters (always a finite
+    /// float64).
+    fn number(&mut self) -> Option<()> {
+        let b = self.b;
+        let digits = |mut i: usize| {
+            while b.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+            i
+        };
+        let mut i = self.i;
+        if b[i] == b'-' {
+            i += 1;
+        }
+        i = match *b.get(i)? {
+            b'0' => i + 1,
+            b'1'..=b'9' => digits(i + 1),
+            _ => return None,
+        };
+        if b.get(i) == Some(&b'.') {
+            let after = digits(i + 1);
+            if after == i + 1 {
+                return None;
+            }
+            i = after;
+        }
+        if matches!(b.get(i), Some(b'e' | b'E' | b'0'..=b'9')) || i - self.i > 300 {
+            return None;
+        }
+        self.i = i;
+        Some(())
+    }
+}
+
+/// The offset of the first `"`, `\` or control character in `b` (its length
+/// when there is none), eight bytes at a time.
+#[inline]
+fn string_stop(b: &[u8]) -> usize {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut i = 0;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        let quote = x ^ (LO * u64::from(b'"'));
+        let slash = x ^ (LO * u64::from(b'\\'));
+        // Each term flags exactly its lowest matching byte (higher flags may be
+        // false, from borrows), so the lowest flag of all is the first stop.
+        let hits = ((quote.wrapping_sub(LO) & !quote)
+            | (slash.wrapping_sub(LO) & !slash)
+            | (x.wrapping_sub(LO * 0x20) & !x))
+            & HI;
+        if hits != 0 {
+            return i + (hits.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&c) = b.get(i) {
+        if c == b'"' || c == b'\\' || c < 0x20 {
+            return i;
+        }
+        i += 1;
+    }
+    b.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::sync::Arc;
+
+    #[test]
+    fn string_stop_finds_the_first_stop() {
+        for s in [
+            "abc\"def",
+            "0123456789abcdef\"",
+            "0123456\\\"",
+            "é\u{1}",
+            "plain text with no stop at all here",
+            "\"",
+            "",
+        ] {
+            let b = s.as_bytes();
+            let expected = b
+                .iter()
+                .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
+                .unwrap_or(b.len());
+            assert_eq!(string_stop(b), expected, "{s:?}");
+        }
+    }
+
+    /// What the general reader makes of the single document `text`: its blob
+    /// (or error) and warnings, as text; `None` when serde_json refuses it.
+    fn general(text: &str, reading: BundleReading) -> Option<String> {
+        let file: Arc<str> = Arc::from("f.json");
+        let mut lines = LineCounter::new(text);
+        let start = text.len() - text.trim_start().len();
+        let (line, col) = lines.line_col(start);
+        let loc = Location::new(file, line).at(line, col);
+        let mut stream =
+            serde_json::Deserializer::from_str(text).into_iter::<crate::rawjson::JsonItem<'_>>();
+        let item = stream.next()?.ok()?;
+        if stream.next().is_some() {
+            return None;
+        }
+        let mut warnings = Vec::new();
+        let blob = match super::super::json_item(item, text, &mut lines, loc.clone()) {
+            Ok((fields, loc, _)) => {
+                super::super::blob::to_blob_reading(fields, &loc, &mut warnings, reading)
+            }
+            Err(d) => Err(d.to_string()),
+        };
+        Some(format!("{blob:?} {warnings:?}"))
+    }
+
+    /// What the fast reader makes of it, when it reads it.
+    fn fast(text: &str, reading: BundleReading) -> Option<String> {
+        let file: Arc<str> = Arc::from("f.json");
+        let mut lines = LineCounter::new(text);
+        let start = text.len() - text.trim_start().len();
+        let (line, col) = lines.line_col(start);
+        let loc = Location::new(file, line).at(line, col);
+        let (doc, end) = read(text, start, 0, &mut lines)?;
+        if !text[end..].trim().is_empty() {
+            return None;
+        }
+        let no_warnings: Vec<crate::diagnostic::Diagnostic> = Vec::new();
+        Some(format!(
+            "{:?} {no_warnings:?}",
+            doc.into_blob(&loc, reading)
+        ))
+    }
+
+    /// Every document the fast reader reads, the general reader reads the same.
+    fn agree(text: &str) -> Result<bool, TestCaseError> {
+        let mut read_fast = false;
+        for reading in [BundleReading::Full, BundleReading::Graph] {
+            if let Some(got) = fast(text, reading) {
+                read_fast = true;
+                let want = general(text, reading);
+                prop_assert_eq!(Some(got), want, "{}", text);
+            }
+        }
+        Ok(read_fast)
+    }
+
+    #[test]
+    fn reads_the_usual_documents() {
+        let bundle = r#"{
+    "schema": "olm.bundle",
+    "name": "p.v1.0.0",
+    "package": "p",
+    "image": "quay.io/p/bundle:v1.0.0",
+    "properties": [
+        {"type": "olm.package", "value": {"packageName": "p", "version": "1.0.0"}},
+        {"type": "olm.gvk", "value": {"group": "g", "kind": "K", "version": "v1"}},
+        {"type": "olm.csv.metadata", "value": {"description": "a \"quoted\"\nline\u00e9", "n": [1, -2.5, 0, true, false, null, {}, []]}},
+        {"type": "olm.deprecated", "value": {}}
+    ],
+    "relatedImages": [{"name": "op", "image": "quay.io/p/op:v1"}, {"image": "x"}, {}]
+}"#;
+        let channel = r#"
+{"schema": "olm.channel", "name": "stable", "package": "p", "entries": [
+  {"name": "p.v1.0.0"},
+  {"name": "p.v1.0.1", "replaces": "p.v1.0.0", "skips": ["a", "b"], "skipRange": ">=0.1.0 <1.0.1"},
+  {"name": "p.v1.0.2", "replaces": "", "skips": [], "skipRange": ""},
+  {}
+], "properties": []}"#;
+        for text in [bundle, channel, r#"{"schema":"olm.bundle"}"#] {
+            assert!(agree(text).expect("agree"), "read fast: {text}");
+        }
+    }
+
+    #[test]
+    fn declines_what_the_general_reader_must_read() {
+        for text in [
+            r#"{"name": "a", "schema": "olm.bundle"}"#,
+            r#"{"schema": "olm.package", "name": "p"}"#,
+            r#"{"schema": "olm.bundle", "Name": "a"}"#,
+            r#"{"schema": "olm.bundle", "name": "a", "name": "b"}"#,
+            r#"{"schema": "olm.bundle", "name": "a\u0062"}"#,
+            r#"{"schema": "olm.bundle", "name": null}"#,
+            r#"{"schema": "olm.bundle", "extra": 1}"#,
+            r#"{"schema": "olm.bundle", "properties": [{"type": "t", "value": 1e999}]}"#,
+            r#"{"schema": "olm.bundle", "properties": [{"type": "t", "value": 1E2}]}"#,
+            r#"{"schema": "olm.bundle", "properties": [{"type": "", "value": 1}]}"#,
+            r#"{"schema": "olm.bundle", "properties": [{"type": "t", "value": null}]}"#,
+            r#"{"schema": "olm.bundle", "properties": [{"type": "t"}]}"#,
+            r#"{"schema": "olm.bundle", "properties": [{"type": "t", "value": 01}]}"#,
+            r#"{"schema": "olm.bundle", "properties": [{"type": "t", "value": "a	b"}]}"#,
+            r#"{"schema": "olm.bundle", "properties": [{"type": "t", "value": "\x"}]}"#,
+            r#"{"schema": "olm.bundle", "properties": [{"type": "t", "value": "\u12g4"}]}"#,
+            r#"{"schema": "olm.bundle", "properties": [{"type": "t", "value": "\u12"}]}"#,
+            r#"{"schema": "olm.bundle", "properties": [{"type": "t", "value": [1,]}]}"#,
+            r#"{"schema": "olm.bundle", "properties": null}"#,
+            r#"{"schema": "olm.channel", "entries": [null]}"#,
+            r#"{"schema": "olm.channel", "entries": [{"name": "a", "skips": null}]}"#,
+            r#"{"schema": "olm.bundle", "name": "a""#,
+        ] {
+            assert!(
+                fast(text, BundleReading::Full).is_none(),
+                "declined: {text}"
+            );
+        }
+        let deep = format!(
+            r#"{{"schema": "olm.bundle", "properties": [{{"type": "t", "value": {}1{}}}]}}"#,
+            "[".repeat(98),
+            "]".repeat(98)
+        );
+        assert!(fast(&deep, BundleReading::Full).is_none());
+        let fits = deep
+            .replace(&"[".repeat(98), &"[".repeat(97))
+            .replace(&"]".repeat(98), &"]".repeat(97));
+        assert!(agree(&fits).expect("agree"));
+    }
+
+    /// A JSON value as text, in forms serde_json would not write (escapes,
+    /// exponents, odd spacing), and occasionally not JSON at all.
+    fn json_text(depth: u32) -> BoxedStrategy<String> {
+        let leaf = prop_oneof![
+            Just("null".to_owned()),
+            Just("true".to_owned()),
+            Just("false".to_owned()),
+            "-?(0|[1-9][0-9]{0,3})(\\.[0-9]{1,3})?([eE][+-]?[0-9]{1,3})?",
+            "\"([a-z .<>=-]|\\\\[nt\"/\\\\]|\\\\u00[0-9a-fA-F]{2}|é|\t){0,12}\"",
+            Just("\"\\ud800\"".to_owned()),
+        ];
+        leaf.prop_recursive(depth, 24, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4)
+                    .prop_map(|v| format!("[{}]", v.join(", "))),
+                proptest::collection::vec(("[a-zA-Z]{1,6}", inner), 0..4).prop_map(|v| {
+                    let m: Vec<String> =
+                        v.into_iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
+                    format!("{{\n  {}\n}}", m.join(",\n  "))
+                }),
+            ]
+        })
+        .boxed()
+    }
+
+    /// A string member's value: mostly plain, sometimes escaped, empty or not
+    /// a string.
+    fn string_value(plain: u32) -> impl Strategy<Value = String> {
+        prop_oneof![
+            plain => "\"[a-z0-9.<>= -]{0,10}\"",
+            1 => Just("\"a\\u0062\"".to_owned()),
+            1 => Just("\"\"".to_owned()),
+            1 => Just("null".to_owned()),
+            1 => Just("1".to_owned()),
+        ]
+    }
+
+    /// How a member's value is usually written.
+    #[derive(Clone, Copy, Debug)]
+    enum Shape {
+        Str,
+        Type,
+        Any,
+        Properties,
+        RelatedImages,
+        Entries,
+        Skips,
+    }
+
+    const PROPERTY: &[(&str, Shape)] = &[("type", Shape::Type), ("value", Shape::Any)];
+    const RELATED_IMAGE: &[(&str, Shape)] = &[("name", Shape::Str), ("image", Shape::Str)];
+    const ENTRY: &[(&str, Shape)] = &[
+        ("name", Shape::Str),
+        ("replaces", Shape::Str),
+        ("skips", Shape::Skips),
+        ("skipRange", Shape::Str),
+    ];
+    const BUNDLE: &[(&str, Shape)] = &[
+        ("name", Shape::Str),
+        ("package", Shape::Str),
+        ("image", Shape::Str),
+        ("properties", Shape::Properties),
+        ("relatedImages", Shape::RelatedImages),
+    ];
+    const CHANNEL: &[(&str, Shape)] = &[
+        ("name", Shape::Str),
+        ("package", Shape::Str),
+        ("entries", Shape::Entries),
+        ("properties", Shape::Properties),
+    ];
+
+    fn list(item: BoxedStrategy<String>, weight: u32) -> BoxedStrategy<String> {
+        prop_oneof![
+            weight => proptest::collection::vec(item, 0..4)
+                .prop_map(|v| format!("[\n  {}\n]", v.join(",\n  "))),
+            1 => Just("null".to_owned()),
+            1 => Just("{}".to_owned()),
+        ]
+        .boxed()
+    }
+
+    /// A value of `shape`, or (one time in `weight + 1`) any JSON value.
+    fn value_of(shape: Shape, weight: u32) -> BoxedStrategy<String> {
+        let usual = match shape {
+            Shape::Str => string_value(weight * 3).boxed(),
+            Shape::Type => prop_oneof![
+                Just("\"olm.package\"".to_owned()),
+                Just("\"olm.deprecated\"".to_owned()),
+                Just("\"olm.gvk\"".to_owned()),
+                string_value(weight),
+            ]
+            .boxed(),
+            Shape::Any => json_text(3),
+            Shape::Properties => list(object_of(PROPERTY, weight), weight),
+            Shape::RelatedImages => list(object_of(RELATED_IMAGE, weight), weight),
+            Shape::Entries => list(object_of(ENTRY, weight), weight),
+            Shape::Skips => list(string_value(weight).boxed(), weight),
+        };
+        prop_oneof![weight => usual, 1 => json_text(2)].boxed()
+    }
+
+    /// An object holding some of `fields` in any order, each spelled as usual
+    /// (or not, one time in `weight + 1`), sometimes with an extra or a
+    /// repeated member.
+    fn object_of(fields: &'static [(&'static str, Shape)], weight: u32) -> BoxedStrategy<String> {
+        members_of(fields, weight).prop_map(object).boxed()
+    }
+
+    fn members_of(
+        fields: &'static [(&'static str, Shape)],
+        weight: u32,
+    ) -> BoxedStrategy<Vec<(String, String)>> {
+        proptest::sample::subsequence(fields.to_vec(), 0..=fields.len())
+            .prop_shuffle()
+            .prop_flat_map(move |chosen| {
+                let parts: Vec<BoxedStrategy<(String, String)>> = chosen
+                    .into_iter()
+                    .map(|(name, shape)| {
+                        let spelled = prop_oneof![
+                            weight => Just(name.to_owned()),
+                            1 => Just(name.to_uppercase()),
+                        ];
+                        (spelled, value_of(shape, weight)).boxed()
+                    })
+                    .collect();
+                let extra = prop_oneof![
+                    weight => Just(None),
+                    1 => Just(Some(("extra".to_owned(), "1".to_owned()))),
+                    1 => proptest::sample::select(fields.to_vec())
+                        .prop_flat_map(move |(name, shape)| value_of(shape, weight)
+                            .prop_map(move |v| Some((name.to_owned(), v)))),
+                ];
+                (parts, extra)
+            })
+            .prop_map(|(mut members, extra)| {
+                members.extend(extra);
+                members
+            })
+            .boxed()
+    }
+
+    fn object(members: Vec<(String, String)>) -> String {
+        let m: Vec<String> = members
+            .into_iter()
+            .map(|(k, v)| format!("\"{k}\": {v}"))
+            .collect();
+        format!("{{{}}}", m.join(", "))
+    }
+
+    /// A bundle or channel document; the larger `weight`, the more often
+    /// members have their usual form.
+    fn document(weight: u32) -> impl Strategy<Value = String> {
+        let bundle = members_of(BUNDLE, weight).prop_map(|m| ("\"olm.bundle\"".to_owned(), m));
+        let channel = members_of(CHANNEL, weight).prop_map(|m| ("\"olm.channel\"".to_owned(), m));
+        (prop_oneof![bundle, channel], 0..weight).prop_map(|((schema, members), at)| {
+            let mut all = members;
+            // The schema comes first, but now and then later.
+            let at = if at == 0 { all.len() / 2 } else { 0 };
+            all.insert(at, ("schema".to_owned(), schema));
+            object(all)
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// Generated documents: whatever the fast reader reads, it reads as
+        /// the general reader does.
+        #[test]
+        fn agrees_with_the_general_reader(text in document(8)) {
+            agree(&text)?;
+        }
+
+        /// Damaged documents: the fast reader never accepts what serde_json
+        /// refuses, and still agrees on what it reads.
+        #[test]
+        fn never_accepts_what_serde_json_refuses(
+            text in document(40),
+            edits in proptest::collection::vec((any::<prop::sample::Index>(), proptest::sample::select(
+                vec!["", " ", "\"", "\\", "\\u", "u", ",", ":", "{", "}", "[", "]", "0", "-", "e", "\n", "\u{1}", "n"]
+            )), 1..3),
+        ) {
+            let mut text = text;
+            for (at, s) in edits {
+                let mut i = at.index(text.len() + 1);
+                while !text.is_char_boundary(i) {
+                    i -= 1;
+                }
+                // Replace one character, or insert where the string is empty.
+                let end = if s.is_empty() {
+                    text[i..].chars().next().map_or(i, |c| i + c.len_utf8())
+                } else {
+                    i
+                };
+                text.replace_range(i..end, s);
+            }
+            agree(&text)?;
+        }
+    }
+}
