@@ -3,6 +3,7 @@
 //! The binary only parses arguments and prints; the work is in the library crates.
 
 mod cmd;
+mod memory;
 mod output;
 
 use std::path::PathBuf;
@@ -406,6 +407,7 @@ fn restore_default_sigpipe() {
 
 fn main() -> ExitCode {
     restore_default_sigpipe();
+    memory::small_pages();
     let start = std::time::Instant::now();
     let cli = Cli::parse();
     let timings = cli.timings;

@@ -132,6 +132,7 @@ pub fn load_model(
         Some(text) => Ok(load_bytes_selected("<stdin>", text, select)),
         None => load_path_selected(path, select),
     };
+    crate::memory::fit_to_input([path]);
     let loaded = timed("read+parse", || match package {
         None => load(&Select::All),
         Some(name) => {

@@ -49,6 +49,7 @@ pub fn run(
             diags.extend(outcome.diagnostics);
             config.bundles.extend(outcome.bundle);
         } else {
+            crate::memory::fit_to_input([p.as_ref()]);
             let mut loaded = crate::output::timed("read+parse", || load::load_path(p))?;
             if opts.csv_metadata {
                 migrate_to_csv_metadata(&mut loaded.config);

@@ -66,6 +66,7 @@ fn load_catalogs(args: &Args) -> Result<Vec<CatalogInput>, InputError> {
         ));
     }
     named.sort();
+    crate::memory::fit_to_input(named.iter().map(|(_, p)| p.as_path()));
     let mut out = Vec::new();
     for (name, path) in named {
         let loaded = crate::output::timed("read+parse", || load::load_path(&path))

@@ -18,6 +18,7 @@ struct JsonReport<'a> {
 
 /// Validate the catalogs at `paths` and print the report.
 pub fn run(paths: &[PathBuf], format: ReportFormat) -> Result<Exit, Box<dyn std::error::Error>> {
+    crate::memory::fit_to_input(paths.iter().map(PathBuf::as_path));
     let loaded = crate::output::timed("read+parse", || load::load_paths(paths))?;
     let files = loaded.files;
     let (model, report) = crate::output::timed("validate", || validate(loaded));
