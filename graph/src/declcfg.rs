@@ -118,7 +118,7 @@ pub struct ChannelEntry {
 }
 
 /// An `olm.bundle` blob.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Bundle {
     /// Bundle name.
     pub name: String,

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 /// A position in an input file: the file as the user named it and a 1-based line
 /// (0 when unknown) and column (0 when unknown).
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Location {
     /// The file, as given on the command line joined with its path inside a catalog directory.
     pub file: Arc<str>,

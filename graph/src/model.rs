@@ -246,9 +246,21 @@ impl Model {
             );
         }
 
-        // Channels.
+        // Channels, and the checks of each bundle on its own: the chain
+        // analyses (one per channel, long for long channels) run alongside the
+        // bundle checks (the bulk of the work, in parallel, keeping the input
+        // order for everything else).
+        let (analyses, facts): (Vec<ChainAnalysis>, Vec<BundleFacts>) = rayon::join(
+            || {
+                cfg.channels
+                    .par_iter()
+                    .map(|c| chain::analyze(&c.entries))
+                    .collect()
+            },
+            || cfg.bundles.par_iter().map(bundle_facts).collect(),
+        );
         let mut channels: BTreeMap<String, BTreeMap<String, Channel>> = BTreeMap::new();
-        for c in cfg.channels {
+        for (c, mut chain) in cfg.channels.into_iter().zip(analyses) {
             if !pkgs.contains_key(&c.package) {
                 diags.push(
                     Diagnostic::error(format!(
@@ -285,9 +297,8 @@ impl Model {
                 );
                 continue;
             }
-            // The analysis indexes the entries and finds repeated names; only
+            // The analysis indexed the entries and found repeated names; only
             // then (rarely) are the entries filtered and analysed again.
-            let mut chain = chain::analyze(&c.entries);
             let mut entries = c.entries;
             if !chain.repeated.is_empty() {
                 let mut repeated = vec![false; entries.len()];
@@ -329,9 +340,6 @@ impl Model {
         }
 
         // Bundles.
-        // The checks of one bundle on its own are the bulk of the work: run them in
-        // parallel, keeping the input order for everything else.
-        let facts: Vec<BundleFacts> = cfg.bundles.par_iter().map(bundle_facts).collect();
         // Per package, the input positions of its bundles (bundles are large:
         // they are moved once, into their package's sorted list).
         let mut listed: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
@@ -372,18 +380,21 @@ impl Model {
                 (package.to_owned(), order)
             })
             .collect();
-        let mut slots: Vec<Option<(crate::declcfg::Bundle, BundleFacts)>> =
-            cfg.bundles.into_iter().zip(facts).map(Some).collect();
+        // Each bundle is moved once, from the input list (left holding empty
+        // values) into its package's sorted list.
+        let mut input = cfg.bundles;
+        let mut facts = facts;
         let mut bundles: BTreeMap<String, Vec<Bundle>> = BTreeMap::new();
         for (package, order) in orders.drain(..) {
             let mut kept: Vec<Bundle> = Vec::with_capacity(order.len());
-            for (b, facts) in order.into_iter().filter_map(|i| slots[i].take()) {
+            for i in order {
+                let b = std::mem::take(&mut input[i]);
                 let BundleFacts {
                     values,
                     version,
                     release,
                     diagnostics,
-                } = facts;
+                } = std::mem::take(&mut facts[i]);
                 if kept.last().is_some_and(|k| k.name == b.name) {
                     diags.push(
                         Diagnostic::error(format!(
@@ -496,6 +507,7 @@ impl Model {
 
 /// What one bundle's own content says: its typed properties, version and
 /// release, and the problems found in them (in opm's order).
+#[derive(Default)]
 struct BundleFacts {
     values: Vec<PropertyValue>,
     version: Option<semver::Version>,

@@ -15,6 +15,7 @@
 //! - The highlighted OLM path is red and bold; a start that is not a node (a
 //!   pruned version) gets a node of its own.
 
+use rayon::prelude::*;
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -341,8 +342,7 @@ fn write_channel(
             );
         }
     }
-    let mut scratch = String::new();
-    for &n in &ch.nodes {
+    emit_lines(out, flush, &ch.nodes, |out, scratch, &n| {
         out.push_str("      ");
         push_node_id(out, p, c, n.index());
         out.push_str(" [");
@@ -352,18 +352,17 @@ fn write_channel(
         };
         write_node_attrs(
             out,
-            &mut scratch,
+            scratch,
             g.node(n),
             Some(n) == head,
             on_path[n.index()],
             range,
         );
         out.push_str("];\n");
-        flush(out);
-    }
-    for &e in &ch.edges {
+    });
+    emit_lines(out, flush, &ch.edges, |out, scratch, &e| {
         let Some((a, b)) = g.graph().edge_endpoints(e) else {
-            continue;
+            return;
         };
         let edge = g.edge(e);
         let highlighted = path_edges.contains(&(Some(a), b, edge.kind));
@@ -372,10 +371,10 @@ fn write_channel(
         out.push_str(" -> ");
         push_node_id(out, p, c, b.index());
         out.push_str(" [");
-        write_edge_attrs(out, &mut scratch, edge, highlighted, dense);
+        write_edge_attrs(out, scratch, edge, highlighted, dense);
         out.push_str("];\n");
-        flush(out);
-    }
+    });
+    let mut scratch = String::new();
     if let Some(h) = &ch.highlight {
         for st in h.path.steps.iter().filter(|st| st.from.is_none()) {
             let _ = write!(
@@ -389,6 +388,48 @@ fn write_channel(
         }
     }
     out.push_str("    }\n");
+}
+
+/// Append `line`'s text for each of `items` to `out`, in order, calling
+/// `flush` after each piece. Long lists (the nodes and edges of a long
+/// channel) are written in parallel pieces, a bounded number at a time.
+fn emit_lines<T: Sync>(
+    out: &mut String,
+    flush: &mut dyn FnMut(&mut String),
+    items: &[T],
+    line: impl Fn(&mut String, &mut String, &T) + Sync,
+) {
+    /// Items written by one worker in one piece.
+    const PIECE_ITEMS: usize = 2048;
+    if items.len() <= PIECE_ITEMS {
+        let mut scratch = String::new();
+        for item in items {
+            line(out, &mut scratch, item);
+            flush(out);
+        }
+        return;
+    }
+    let window = PIECE_ITEMS * 4 * rayon::current_num_threads().max(1);
+    for batch in items.chunks(window) {
+        let pieces: Vec<String> = batch
+            .par_chunks(PIECE_ITEMS)
+            .map(|chunk| {
+                let (mut text, mut scratch) = (String::new(), String::new());
+                for item in chunk {
+                    line(&mut text, &mut scratch, item);
+                }
+                text
+            })
+            .collect();
+        for piece in pieces {
+            if out.is_empty() {
+                *out = piece;
+            } else {
+                out.push_str(&piece);
+            }
+            flush(out);
+        }
+    }
 }
 
 /// The drawing as a DOT digraph.

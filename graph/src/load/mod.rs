@@ -395,12 +395,13 @@ pub fn load_bytes_selected(name: &str, bytes: &[u8], select: &Select) -> Loaded 
     };
     // A file that looks like JSON but is not is read as YAML when every
     // document then reads.
-    let all_yaml = |text: &str| -> Option<Vec<Converted>> {
+    let all_yaml = |text: &str| -> Option<Vec<Vec<Converted>>> {
         let docs = yaml_docs(&file, text).ok()?;
         if docs.iter().any(|r| r.is_err()) {
             return None;
         }
-        Some(docs.into_par_iter().filter_map(convert).collect())
+        let converted: Vec<Converted> = docs.into_par_iter().filter_map(convert).collect();
+        Some(vec![converted])
     };
     let reading = select.bundle_reading();
     let convert_json = |d: JsonRead<'_>| -> Option<Converted> {
@@ -414,18 +415,39 @@ pub fn load_bytes_selected(name: &str, bytes: &[u8], select: &Select) -> Loaded 
             )),
         }
     };
-    let converted: Vec<Converted> = if split::looks_like_json(text) {
+    // In pieces, as read (not gathered into one list first).
+    let pieces: Vec<Vec<Converted>> = if split::looks_like_json(text) {
         match json_docs_map(&file, text, &convert_json) {
             Ok(c) => c,
-            Err(json_err) => all_yaml(text).unwrap_or_else(|| vec![(Err(*json_err), Vec::new())]),
+            Err(json_err) => {
+                all_yaml(text).unwrap_or_else(|| vec![vec![(Err(*json_err), Vec::new())]])
+            }
         }
     } else {
         match yaml_docs(&file, text) {
-            Ok(d) => d.into_par_iter().filter_map(convert).collect(),
-            Err(e) => vec![(Err(*e), Vec::new())],
+            Ok(d) => vec![d.into_par_iter().filter_map(convert).collect()],
+            Err(e) => vec![vec![(Err(*e), Vec::new())]],
         }
     };
-    for (r, mut w) in converted {
+    // Each list is made at its final size.
+    let mut counts = [0usize; 5];
+    for (r, _) in pieces.iter().flatten() {
+        match r {
+            Ok(Blob::Package(_)) => counts[0] += 1,
+            Ok(Blob::Channel(_)) => counts[1] += 1,
+            Ok(Blob::Bundle(_)) => counts[2] += 1,
+            Ok(Blob::Deprecation(_)) => counts[3] += 1,
+            Ok(Blob::Other(_)) => counts[4] += 1,
+            Err(_) => {}
+        }
+    }
+    let config = &mut out.config;
+    config.packages.reserve_exact(counts[0]);
+    config.channels.reserve_exact(counts[1]);
+    config.bundles.reserve_exact(counts[2]);
+    config.deprecations.reserve_exact(counts[3]);
+    config.others.reserve_exact(counts[4]);
+    for (r, mut w) in pieces.into_iter().flatten() {
         out.diagnostics.append(&mut w);
         match r {
             Ok(Blob::Package(p)) => out.config.packages.push(p),
@@ -475,28 +497,30 @@ const PARALLEL_JSON_BYTES: usize = 4 << 20;
 /// first or second value cannot be decoded.
 #[cfg(test)]
 fn json_docs<'a>(file: &Arc<str>, text: &'a str) -> Result<Vec<JsonRead<'a>>, Box<Diagnostic>> {
-    json_docs_map(file, text, &Some)
+    json_docs_map(file, text, &Some).map(|pieces| pieces.into_iter().flatten().collect())
 }
 
-/// [`json_docs`], passing each document through `map` as soon as it is read.
+/// [`json_docs`], passing each document through `map` as soon as it is read;
+/// the results come in pieces, in order.
 fn json_docs_map<'a, T: Send>(
     file: &Arc<str>,
     text: &'a str,
     map: &(impl Fn(JsonRead<'a>) -> Option<T> + Sync),
-) -> Result<Vec<T>, Box<Diagnostic>> {
+) -> Result<Vec<Vec<T>>, Box<Diagnostic>> {
     if text.len() >= PARALLEL_JSON_BYTES {
-        if let Some(docs) = json_docs_parallel(file, text, map) {
-            return Ok(docs);
+        if let Some(pieces) = json_docs_parallel(file, text, map) {
+            return Ok(pieces);
         }
     }
-    json_docs_in(
+    let docs = json_docs_in(
         file,
         text,
         0..text.len(),
         LineCounter::new(text),
         false,
         map,
-    )
+    )?;
+    Ok(vec![docs])
 }
 
 /// Read a large JSON stream in pieces on all threads.
@@ -511,7 +535,7 @@ fn json_docs_parallel<'a, T: Send>(
     file: &Arc<str>,
     text: &'a str,
     map: &(impl Fn(JsonRead<'a>) -> Option<T> + Sync),
-) -> Option<Vec<T>> {
+) -> Option<Vec<Vec<T>>> {
     let bytes = text.as_bytes();
     let pieces = rayon::current_num_threads().max(1) * 8;
     let mut starts = vec![0usize];
@@ -542,12 +566,7 @@ fn json_docs_parallel<'a, T: Send>(
             json_docs_in(file, text, r, lines, true, map).ok()
         })
         .collect();
-    let parts: Vec<Vec<T>> = parts.into_iter().collect::<Option<_>>()?;
-    let mut out = Vec::with_capacity(parts.iter().map(Vec::len).sum());
-    for p in parts {
-        out.extend(p);
-    }
-    Some(out)
+    parts.into_iter().collect()
 }
 
 /// Read the JSON documents in `range` of `text`. With `strict`, any invalid
@@ -843,7 +862,8 @@ mod tests {
                 &Some,
             )
             .expect("valid");
-            let par = json_docs_parallel(&file, &text, &Some);
+            let par = json_docs_parallel(&file, &text, &Some)
+                .map(|pieces| pieces.into_iter().flatten().collect::<Vec<_>>());
             if nested {
                 // A piece boundary may fall on the nested object: then the
                 // parallel reader gives up and the sequential one is used.
