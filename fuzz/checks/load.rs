@@ -1,11 +1,12 @@
 //! The `load` fuzz target's body: bytes -> load -> model + validate -> render
 //! JSON and YAML. Shared with the replay tests (`graph/tests/fuzz_regressions.rs`).
 //!
-//! Beyond "no panic", it checks that every diagnostic has a location in the input
+//! Beyond "no panic", it checks that the fast JSON reader and the general reader
+//! load the same blobs and problems, that every diagnostic has a location in the input
 //! and that a catalog that loads cleanly renders to a fixed point in both formats,
 //! and converts from JSON to YAML and back without change.
 
-use olmsat_graph::load::load_bytes;
+use olmsat_graph::load::{load_bytes, load_bytes_general};
 use olmsat_graph::validate::validate;
 use olmsat_graph::write::{write, Format};
 
@@ -15,6 +16,13 @@ const NAME: &str = "fuzz.yaml";
 /// Run the whole pipeline over `data`; panics when an invariant breaks.
 pub fn check(data: &[u8]) {
     let loaded = load_bytes(NAME, data);
+    // The fast JSON reader reads exactly what the general reader reads.
+    let general = load_bytes_general(NAME, data);
+    assert_eq!(
+        format!("{:?} {:?}", loaded.config, loaded.diagnostics),
+        format!("{:?} {:?}", general.config, general.diagnostics),
+        "the fast JSON reader and the general reader differ"
+    );
     for d in &loaded.diagnostics {
         let loc = d
             .location

@@ -61,6 +61,9 @@ pub struct ChainAnalysis {
     pub skipped: BTreeSet<String>,
     /// Per entry (by index): whether its name is in `skipped`.
     pub skipped_entries: Vec<bool>,
+    /// Per entry (by index): the entry its `replaces` names, when that is a
+    /// name in the channel (its first entry); `None` for later duplicates.
+    pub replaced: Vec<Option<usize>>,
     /// The entries by name (the first of each name).
     pub index: NameIndex,
     /// Entries whose name an earlier entry has (ignored by the analysis), in order.
@@ -119,6 +122,7 @@ fn walk(entries: &[ChannelEntry], index: &NameIndex, repeated: &[usize]) -> Chai
         .collect();
     let mut out = ChainAnalysis {
         skipped,
+        replaced,
         ..ChainAnalysis::default()
     };
     // Later duplicates share their name's flag.
@@ -154,7 +158,7 @@ fn walk(entries: &[ChannelEntry], index: &NameIndex, repeated: &[usize]) -> Chai
         // A name outside the channel ends the chain (a tail may replace a
         // missing bundle), and so does a skipped one.
         let next = match &entries[cur].replaces {
-            Some(_) => replaced[cur],
+            Some(_) => out.replaced[cur],
             // No `replaces` reads as the empty name, which an entry may have.
             None => by_name(""),
         };

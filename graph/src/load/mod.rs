@@ -355,6 +355,17 @@ pub fn load_bytes(name: &str, bytes: &[u8]) -> Loaded {
 
 /// [`load_bytes`], keeping only the blobs `select` names.
 pub fn load_bytes_selected(name: &str, bytes: &[u8], select: &Select) -> Loaded {
+    load_bytes_reading(name, bytes, select, true)
+}
+
+/// [`load_bytes`] with every JSON document read by the general reader (none by
+/// [`fast_json`]): for tests and fuzzing, which compare the two.
+#[doc(hidden)]
+pub fn load_bytes_general(name: &str, bytes: &[u8]) -> Loaded {
+    load_bytes_reading(name, bytes, &Select::All, false)
+}
+
+fn load_bytes_reading(name: &str, bytes: &[u8], select: &Select, fast: bool) -> Loaded {
     let file: Arc<str> = Arc::from(name);
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let text = match std::str::from_utf8(bytes) {
@@ -417,7 +428,7 @@ pub fn load_bytes_selected(name: &str, bytes: &[u8], select: &Select) -> Loaded 
     };
     // In pieces, as read (not gathered into one list first).
     let pieces: Vec<Vec<Converted>> = if split::looks_like_json(text) {
-        match json_docs_map(&file, text, &convert_json) {
+        match json_docs_map(&file, text, fast, &convert_json) {
             Ok(c) => c,
             Err(json_err) => {
                 all_yaml(text).unwrap_or_else(|| vec![vec![(Err(*json_err), Vec::new())]])
@@ -497,7 +508,7 @@ const PARALLEL_JSON_BYTES: usize = 4 << 20;
 /// first or second value cannot be decoded.
 #[cfg(test)]
 fn json_docs<'a>(file: &Arc<str>, text: &'a str) -> Result<Vec<JsonRead<'a>>, Box<Diagnostic>> {
-    json_docs_map(file, text, &Some).map(|pieces| pieces.into_iter().flatten().collect())
+    json_docs_map(file, text, true, &Some).map(|pieces| pieces.into_iter().flatten().collect())
 }
 
 /// [`json_docs`], passing each document through `map` as soon as it is read;
@@ -505,10 +516,11 @@ fn json_docs<'a>(file: &Arc<str>, text: &'a str) -> Result<Vec<JsonRead<'a>>, Bo
 fn json_docs_map<'a, T: Send>(
     file: &Arc<str>,
     text: &'a str,
+    fast: bool,
     map: &(impl Fn(JsonRead<'a>) -> Option<T> + Sync),
 ) -> Result<Vec<Vec<T>>, Box<Diagnostic>> {
     if text.len() >= PARALLEL_JSON_BYTES {
-        if let Some(pieces) = json_docs_parallel(file, text, map) {
+        if let Some(pieces) = json_docs_parallel(file, text, fast, map) {
             return Ok(pieces);
         }
     }
@@ -518,6 +530,7 @@ fn json_docs_map<'a, T: Send>(
         0..text.len(),
         LineCounter::new(text),
         false,
+        fast,
         map,
     )?;
     Ok(vec![docs])
@@ -534,6 +547,7 @@ fn json_docs_map<'a, T: Send>(
 fn json_docs_parallel<'a, T: Send>(
     file: &Arc<str>,
     text: &'a str,
+    fast: bool,
     map: &(impl Fn(JsonRead<'a>) -> Option<T> + Sync),
 ) -> Option<Vec<Vec<T>>> {
     let bytes = text.as_bytes();
@@ -563,7 +577,7 @@ fn json_docs_parallel<'a, T: Send>(
         .zip(first_lines)
         .map(|(r, line)| {
             let lines = LineCounter::resume(text, r.start, line);
-            json_docs_in(file, text, r, lines, true, map).ok()
+            json_docs_in(file, text, r, lines, true, fast, map).ok()
         })
         .collect();
     parts.into_iter().collect()
@@ -573,14 +587,16 @@ fn json_docs_parallel<'a, T: Send>(
 /// JSON is an error; otherwise it ends the stream with an error document,
 /// unless it comes in the first two values (then the file may be YAML).
 ///
-/// Bundles and channels of the usual shape are read by [`fast_json`]; every
-/// other document, and any the fast reader declines, by serde_json.
+/// With `fast`, bundles and channels of the usual shape are read by
+/// [`fast_json`]; every other document, and any the fast reader declines, by
+/// serde_json.
 fn json_docs_in<'a, T>(
     file: &Arc<str>,
     text: &'a str,
     range: std::ops::Range<usize>,
     mut lines: LineCounter<'a>,
     strict: bool,
+    fast: bool,
     map: &impl Fn(JsonRead<'a>) -> Option<T>,
 ) -> Result<Vec<T>, Box<Diagnostic>> {
     let base = range.start;
@@ -602,7 +618,7 @@ fn json_docs_in<'a, T>(
         }
         let (line, col) = lines.line_col(base + pos);
         let loc = Location::new(file.clone(), line).at(line, col);
-        if bytes[pos] == b'{' {
+        if fast && bytes[pos] == b'{' {
             if let Some((doc, end)) = fast_json::read(piece, pos, base, &mut lines) {
                 read += 1;
                 pos = end;
@@ -859,10 +875,11 @@ mod tests {
                 0..text.len(),
                 LineCounter::new(&text),
                 false,
+                true,
                 &Some,
             )
             .expect("valid");
-            let par = json_docs_parallel(&file, &text, &Some)
+            let par = json_docs_parallel(&file, &text, true, &Some)
                 .map(|pieces| pieces.into_iter().flatten().collect::<Vec<_>>());
             if nested {
                 // A piece boundary may fall on the nested object: then the
@@ -888,7 +905,7 @@ mod tests {
             text.push_str("{\"a\": \"some value to fill the line\"},\n");
         }
         text.push_str("{\"a\": 0}]}\n{\"schema\": \"y\"}\n");
-        assert!(json_docs_parallel(&file, &text, &Some).is_none());
+        assert!(json_docs_parallel(&file, &text, true, &Some).is_none());
         let docs = json_docs(&file, &text).expect("valid");
         assert_eq!(docs.len(), 2);
         assert!(docs.iter().all(|d| !matches!(d, JsonRead::Doc(Err(_)))));
@@ -908,6 +925,7 @@ mod tests {
             0..text.len(),
             LineCounter::new(&text),
             false,
+            true,
             &Some,
         )
         .expect("two values read");

@@ -187,7 +187,8 @@ impl<'m> ChannelGraph<'m> {
         let mut graph: DiGraph<Node<'m>, Edge<'m>> = DiGraph::with_capacity(entries.len(), 0);
         // The channel's analysis indexed its entries; a channel built some
         // other way is indexed here.
-        let entry_index: std::borrow::Cow<'m, NameIndex> = if chain.index.covers(entries) {
+        let indexed = chain.index.covers(entries);
+        let entry_index: std::borrow::Cow<'m, NameIndex> = if indexed {
             std::borrow::Cow::Borrowed(&chain.index)
         } else {
             std::borrow::Cow::Owned(NameIndex::new(entries, |e| &e.name).0)
@@ -245,7 +246,13 @@ impl<'m> ChannelGraph<'m> {
         for (i, e) in entries.iter().enumerate() {
             let to = NodeIndex::new(i);
             if let Some(r) = e.replaces.as_deref() {
-                let from = intern(&mut graph, r);
+                // The analysis found the entry most `replaces` name.
+                let from = match chain.replaced.get(i) {
+                    Some(&Some(j)) if indexed && entries.get(j).is_some_and(|t| t.name == r) => {
+                        NodeIndex::new(j)
+                    }
+                    _ => intern(&mut graph, r),
+                };
                 graph.add_edge(
                     from,
                     to,
