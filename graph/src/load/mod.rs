@@ -368,27 +368,10 @@ pub fn load_bytes_general(name: &str, bytes: &[u8]) -> Loaded {
 fn load_bytes_reading(name: &str, bytes: &[u8], select: &Select, fast: bool) -> Loaded {
     let file: Arc<str> = Arc::from(name);
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let text = match std::str::from_utf8(bytes) {
-        Ok(t) => t,
-        Err(e) => {
-            let valid = &bytes[..e.valid_up_to()];
-            let idx = LineIndex::new(std::str::from_utf8(valid).unwrap_or(""));
-            let (line, col) = idx.line_col(valid.len());
-            let msg = if bytes.contains(&0) {
-                "not a text file (binary content); exclude it with an .indexignore file".to_owned()
-            } else {
-                format!("invalid UTF-8 at byte {}", e.valid_up_to())
-            };
-            return error_only(Diagnostic::error(msg).at(&Location::new(file, line).at(line, col)));
-        }
+    let text = match checked_text(bytes) {
+        Some(t) => t,
+        None => return not_text(file, bytes),
     };
-    if let Some(pos) = memchr::memchr(0, text.as_bytes()) {
-        let (line, col) = LineIndex::new(text).line_col(pos);
-        return error_only(
-            Diagnostic::error("not a text file (NUL byte); exclude it with an .indexignore file")
-                .at(&Location::new(file, line).at(line, col)),
-        );
-    }
     let mut out = Loaded::default();
     // Each document becomes a blob as soon as it is read, while its text is
     // still in the cache.
@@ -470,6 +453,63 @@ fn load_bytes_reading(name: &str, bytes: &[u8], select: &Select, fast: bool) -> 
         }
     }
     out
+}
+
+/// `bytes` as text, when they are UTF-8 without NUL bytes. Large inputs are
+/// checked in pieces on all threads (the first pass over a mapped file also
+/// maps its pages in).
+fn checked_text(bytes: &[u8]) -> Option<&str> {
+    if bytes.len() < PARALLEL_JSON_BYTES {
+        return std::str::from_utf8(bytes)
+            .ok()
+            .filter(|t| memchr::memchr(0, t.as_bytes()).is_none());
+    }
+    let pieces = rayon::current_num_threads().max(1) * 4;
+    let mut starts = vec![0usize];
+    for i in 1..pieces {
+        let from = (bytes.len() / pieces * i).max(starts[starts.len() - 1]);
+        match memchr::memchr(b'\n', &bytes[from..]) {
+            Some(at) => starts.push(from + at + 1),
+            None => break,
+        }
+    }
+    starts.push(bytes.len());
+    let clean = starts.par_windows(2).all(|w| {
+        let piece = &bytes[w[0]..w[1]];
+        std::str::from_utf8(piece).is_ok() && memchr::memchr(0, piece).is_none()
+    });
+    if !clean {
+        return None;
+    }
+    // SAFETY: the pieces cover `bytes` and each is valid UTF-8. They meet just
+    // after a `\n`, a byte that is never part of a multi-byte character, so
+    // every boundary is a character boundary and the whole is valid UTF-8.
+    Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+}
+
+/// The error for bytes [`checked_text`] refused: invalid UTF-8 (or binary
+/// content), or a NUL byte, at its line and column.
+fn not_text(file: Arc<str>, bytes: &[u8]) -> Loaded {
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            let valid = &bytes[..e.valid_up_to()];
+            let idx = LineIndex::new(std::str::from_utf8(valid).unwrap_or(""));
+            let (line, col) = idx.line_col(valid.len());
+            let msg = if bytes.contains(&0) {
+                "not a text file (binary content); exclude it with an .indexignore file".to_owned()
+            } else {
+                format!("invalid UTF-8 at byte {}", e.valid_up_to())
+            };
+            return error_only(Diagnostic::error(msg).at(&Location::new(file, line).at(line, col)));
+        }
+    };
+    let pos = memchr::memchr(0, text.as_bytes()).unwrap_or(text.len());
+    let (line, col) = LineIndex::new(text).line_col(pos);
+    error_only(
+        Diagnostic::error("not a text file (NUL byte); exclude it with an .indexignore file")
+            .at(&Location::new(file, line).at(line, col)),
+    )
 }
 
 type DocResult<'a> = Result<(DocFields<'a>, Location, Option<Box<Diagnostic>>), Box<Diagnostic>>;
@@ -893,6 +933,33 @@ mod tests {
             }
             let all = json_docs(&file, &text).expect("valid");
             assert_eq!(summary(&all), summary(&seq));
+        }
+    }
+
+    #[test]
+    fn large_inputs_are_checked_for_text_in_pieces() {
+        let text = stream(40_000, false);
+        assert!(text.len() >= PARALLEL_JSON_BYTES);
+        assert!(checked_text(text.as_bytes()).is_some());
+        let at = text.len() / 3 * 2;
+        let at = at + text[at..].find("\"name\"").expect("a name");
+        let line = text[..at].matches('\n').count() + 1;
+        for (bad, message) in [
+            (&b"\xff"[..], format!("invalid UTF-8 at byte {at}")),
+            (
+                &b"\0"[..],
+                "not a text file (NUL byte); exclude it with an .indexignore file".to_owned(),
+            ),
+            (&b"\xe2\x82"[..], format!("invalid UTF-8 at byte {at}")),
+        ] {
+            let mut bytes = text.as_bytes().to_vec();
+            bytes.splice(at..at, bad.iter().copied());
+            assert!(checked_text(&bytes).is_none());
+            let l = load_bytes("big.json", &bytes);
+            assert_eq!(l.diagnostics.len(), 1, "{:?}", l.diagnostics);
+            let d = &l.diagnostics[0];
+            assert_eq!(d.message, message);
+            assert_eq!(d.location.as_ref().map(|l| l.line), Some(to_u32_line(line)));
         }
     }
 
