@@ -122,12 +122,84 @@ pub enum PropertyValue {
     Other,
 }
 
+/// The string values of `keys` in `json`, an object (valid JSON), when it has
+/// only those keys, spelled exactly and each at most once, and every value is a
+/// string without escapes; `None` for anything else, which the general reader
+/// then reads (Go's case-insensitive keys, last one wins, `null`, errors).
+fn plain_string_members<'v, const N: usize>(
+    json: &'v str,
+    keys: [&str; N],
+) -> Option<[Option<&'v str>; N]> {
+    let b = json.as_bytes();
+    let mut i = 0;
+    let ws = |i: &mut usize| {
+        while b
+            .get(*i)
+            .is_some_and(|c| matches!(c, b' ' | b'\n' | b'\r' | b'\t'))
+        {
+            *i += 1;
+        }
+    };
+    // A string without escapes starting at `i` (a quote); its text.
+    let string = |i: &mut usize| -> Option<&'v str> {
+        if b.get(*i) != Some(&b'"') {
+            return None;
+        }
+        let start = *i + 1;
+        let end = start + memchr::memchr2(b'"', b'\\', b.get(start..)?)?;
+        if b[end] != b'"' {
+            return None;
+        }
+        *i = end + 1;
+        json.get(start..end)
+    };
+    let mut out = [None; N];
+    ws(&mut i);
+    if b.get(i) != Some(&b'{') {
+        return None;
+    }
+    i += 1;
+    loop {
+        ws(&mut i);
+        let key = string(&mut i)?;
+        let slot = keys.iter().position(|k| *k == key)?;
+        ws(&mut i);
+        if b.get(i) != Some(&b':') {
+            return None;
+        }
+        i += 1;
+        ws(&mut i);
+        if out[slot].replace(string(&mut i)?).is_some() {
+            return None;
+        }
+        ws(&mut i);
+        match b.get(i) {
+            Some(b',') => i += 1,
+            Some(b'}') => break,
+            _ => return None,
+        }
+    }
+    i += 1;
+    ws(&mut i);
+    (i == b.len()).then_some(out)
+}
+
 /// Parse one property the way opm does; the error is the text after
 /// `parse property[i] of type "t": `.
 pub fn parse(p: &Property) -> Result<PropertyValue, String> {
     let v = &*p.value;
     Ok(match p.type_.as_str() {
         types::PACKAGE => {
+            // The usual form, read without building the object.
+            if let Some([name, version, release]) =
+                plain_string_members(v.get(), ["packageName", "version", "release"])
+            {
+                return Ok(PropertyValue::Package {
+                    package_name: name.unwrap_or_default().to_owned(),
+                    version: version.unwrap_or_default().to_owned(),
+                    release: release.unwrap_or_default().to_owned(),
+                });
+            }
             let o = Object::parse(v, "property.Package")?;
             PropertyValue::Package {
                 package_name: o
@@ -278,6 +350,72 @@ pub fn parse_all(props: &[Property]) -> Result<Vec<PropertyValue>, String> {
 mod tests {
     use super::*;
     use crate::rawjson::raw_from_string;
+    use proptest::prelude::*;
+
+    /// The general reading of an `olm.package` value.
+    fn general_package(v: &str) -> Result<PropertyValue, String> {
+        let raw = raw_from_string(v.to_owned());
+        let o = Object::parse(&*raw, "property.Package")?;
+        Ok(PropertyValue::Package {
+            package_name: o
+                .string("packageName", "Package.packageName")?
+                .unwrap_or_default(),
+            version: o.string("version", "Package.version")?.unwrap_or_default(),
+            release: o.string("release", "Package.release")?.unwrap_or_default(),
+        })
+    }
+
+    proptest! {
+        /// Whatever the plain reading of a package value gives, the general
+        /// reading gives too.
+        #[test]
+        fn plain_package_values_read_as_the_general_reader_reads_them(
+            members in proptest::collection::vec(
+                (
+                    prop_oneof![
+                        Just("packageName"), Just("version"), Just("release"),
+                        Just("Version"), Just("other"),
+                    ],
+                    prop_oneof![
+                        4 => "\"[a-z0-9.+-]{0,8}\"",
+                        1 => Just("\"a\\u0062\"".to_owned()),
+                        1 => Just("null".to_owned()),
+                        1 => Just("1".to_owned()),
+                    ],
+                ),
+                0..5,
+            ),
+            pretty in any::<bool>(),
+        ) {
+            let sep = if pretty { ",\n    " } else { "," };
+            let inner: Vec<String> = members.iter().map(|(k, v)| format!("\"{k}\": {v}")).collect();
+            let text = format!("{{{}}}", inner.join(sep));
+            let p = Property { type_: types::PACKAGE.to_owned(), value: raw_from_string(text.clone()) };
+            if plain_string_members(&text, ["packageName", "version", "release"]).is_some() {
+                prop_assert_eq!(parse(&p), general_package(&text));
+            }
+        }
+    }
+
+    #[test]
+    fn plain_members_decline_the_unusual() {
+        let keys = ["packageName", "version", "release"];
+        assert_eq!(
+            plain_string_members(r#" { "version" : "1.0.0" , "packageName":"p" } "#, keys),
+            Some([Some("p"), Some("1.0.0"), None])
+        );
+        for text in [
+            r#"{}"#,
+            r#"{"version": "1", "version": "2"}"#,
+            r#"{"Version": "1"}"#,
+            r#"{"version": "a\u0062"}"#,
+            r#"{"version": null}"#,
+            r#"{"version": 1}"#,
+            r#"{"other": "x"}"#,
+        ] {
+            assert_eq!(plain_string_members(text, keys), None, "{text}");
+        }
+    }
 
     fn prop(t: &str, v: &str) -> Property {
         Property {
