@@ -235,25 +235,12 @@ impl<'a> Reader<'a> {
                 let mut b = BundleText::default();
                 while self.more_members()? {
                     match self.key()? {
-                        "name" => {
-                            seen.first(0)?;
-                            b.name = self.plain()?;
-                        }
-                        "package" => {
-                            seen.first(1)?;
-                            package = self.plain()?;
-                        }
-                        "image" => {
-                            seen.first(2)?;
-                            b.image = self.plain()?;
-                        }
-                        "properties" => {
-                            seen.first(3)?;
-                            b.properties = self.properties()?;
-                        }
+                        "name" => b.name = self.once(&mut seen, 0, Self::plain)?,
+                        "package" => package = self.once(&mut seen, 1, Self::plain)?,
+                        "image" => b.image = self.once(&mut seen, 2, Self::plain)?,
+                        "properties" => b.properties = self.once(&mut seen, 3, Self::properties)?,
                         "relatedImages" => {
-                            seen.first(4)?;
-                            b.related_images = self.related_images()?;
+                            b.related_images = self.once(&mut seen, 4, Self::related_images)?
                         }
                         _ => return None,
                     }
@@ -265,22 +252,13 @@ impl<'a> Reader<'a> {
                 let mut offsets = Vec::new();
                 while self.more_members()? {
                     match self.key()? {
-                        "name" => {
-                            seen.first(0)?;
-                            c.name = self.plain()?;
-                        }
-                        "package" => {
-                            seen.first(1)?;
-                            package = self.plain()?;
-                        }
+                        "name" => c.name = self.once(&mut seen, 0, Self::plain)?,
+                        "package" => package = self.once(&mut seen, 1, Self::plain)?,
                         "entries" => {
                             seen.first(2)?;
                             self.entries(&mut c, &mut offsets)?;
                         }
-                        "properties" => {
-                            seen.first(3)?;
-                            c.properties = self.properties()?;
-                        }
+                        "properties" => c.properties = self.once(&mut seen, 3, Self::properties)?,
                         _ => return None,
                     }
                 }
@@ -288,6 +266,18 @@ impl<'a> Reader<'a> {
             }
             _ => None,
         }
+    }
+
+    /// Read a member's value with `read`, unless a member of that `bit` came
+    /// before (then `None`: repeated members are the general reader's).
+    fn once<T>(
+        &mut self,
+        seen: &mut Seen,
+        bit: u32,
+        read: impl FnOnce(&mut Self) -> Option<T>,
+    ) -> Option<T> {
+        seen.first(bit)?;
+        read(self)
     }
 
     /// After a member: `true` at a `,` (another member follows), `false` at the
@@ -412,14 +402,8 @@ impl<'a> Reader<'a> {
             if !self.closes_at_once(b'}')? {
                 loop {
                     match self.key()? {
-                        "name" => {
-                            seen.first(0)?;
-                            e.name = self.plain()?;
-                        }
-                        "replaces" => {
-                            seen.first(1)?;
-                            e.replaces = self.plain()?;
-                        }
+                        "name" => e.name = self.once(&mut seen, 0, Self::plain)?,
+                        "replaces" => e.replaces = self.once(&mut seen, 1, Self::plain)?,
                         "skips" => {
                             seen.first(2)?;
                             let from = c.skips.len();
@@ -434,10 +418,7 @@ impl<'a> Reader<'a> {
                             }
                             e.skips = from..c.skips.len();
                         }
-                        "skipRange" => {
-                            seen.first(3)?;
-                            e.skip_range = self.plain()?;
-                        }
+                        "skipRange" => e.skip_range = self.once(&mut seen, 3, Self::plain)?,
                         _ => return None,
                     }
                     if !self.more_members()? {
