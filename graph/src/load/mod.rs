@@ -464,16 +464,7 @@ fn checked_text(bytes: &[u8]) -> Option<&str> {
             .ok()
             .filter(|t| memchr::memchr(0, t.as_bytes()).is_none());
     }
-    let pieces = rayon::current_num_threads().max(1) * 4;
-    let mut starts = vec![0usize];
-    for i in 1..pieces {
-        let from = (bytes.len() / pieces * i).max(starts[starts.len() - 1]);
-        match memchr::memchr(b'\n', &bytes[from..]) {
-            Some(at) => starts.push(from + at + 1),
-            None => break,
-        }
-    }
-    starts.push(bytes.len());
+    let starts = piece_bounds(bytes, rayon::current_num_threads().max(1) * 4, b"\n");
     let clean = starts.par_windows(2).all(|w| {
         let piece = &bytes[w[0]..w[1]];
         std::str::from_utf8(piece).is_ok() && memchr::memchr(0, piece).is_none()
@@ -485,6 +476,25 @@ fn checked_text(bytes: &[u8]) -> Option<&str> {
     // after a `\n`, a byte that is never part of a multi-byte character, so
     // every boundary is a character boundary and the whole is valid UTF-8.
     Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+}
+
+/// Where to cut `bytes` into about `pieces` pieces: 0, then just after the
+/// `\n` of the first `separator` (which starts with `\n`) at or after each
+/// even share, then the end. Strictly increasing.
+fn piece_bounds(bytes: &[u8], pieces: usize, separator: &[u8]) -> Vec<usize> {
+    let mut bounds = vec![0usize];
+    for i in 1..pieces {
+        let from = (bytes.len() / pieces * i).max(bounds[bounds.len() - 1] + 1);
+        let Some(at) = bytes
+            .get(from..)
+            .and_then(|rest| memchr::memmem::find(rest, separator))
+        else {
+            break;
+        };
+        bounds.push(from + at + 1);
+    }
+    bounds.push(bytes.len());
+    bounds
 }
 
 /// The error for bytes [`checked_text`] refused: invalid UTF-8 (or binary
@@ -591,16 +601,7 @@ fn json_docs_parallel<'a, T: Send>(
     map: &(impl Fn(JsonRead<'a>) -> Option<T> + Sync),
 ) -> Option<Vec<Vec<T>>> {
     let bytes = text.as_bytes();
-    let pieces = rayon::current_num_threads().max(1) * 8;
-    let mut starts = vec![0usize];
-    for i in 1..pieces {
-        let from = (text.len() / pieces * i).max(starts[starts.len() - 1] + 1);
-        let Some(at) = memchr::memmem::find(bytes.get(from..)?, b"\n{") else {
-            break;
-        };
-        starts.push(from + at + 1);
-    }
-    starts.push(text.len());
+    let starts = piece_bounds(bytes, rayon::current_num_threads().max(1) * 8, b"\n{");
     let ranges: Vec<std::ops::Range<usize>> = starts.windows(2).map(|w| w[0]..w[1]).collect();
     let newlines: Vec<usize> = ranges
         .par_iter()
@@ -883,6 +884,22 @@ mod tests {
         s
     }
 
+    /// The whole of `text` read by the sequential reader.
+    fn sequential<'a>(
+        file: &Arc<str>,
+        text: &'a str,
+    ) -> Result<Vec<JsonRead<'a>>, Box<Diagnostic>> {
+        json_docs_in(
+            file,
+            text,
+            0..text.len(),
+            LineCounter::new(text),
+            false,
+            true,
+            &Some,
+        )
+    }
+
     fn summary(docs: &[JsonRead<'_>]) -> Vec<(String, Vec<u32>, Vec<String>)> {
         docs.iter()
             .map(|d| match d {
@@ -909,16 +926,7 @@ mod tests {
                 text.len() >= PARALLEL_JSON_BYTES,
                 "big enough to go parallel"
             );
-            let seq = json_docs_in(
-                &file,
-                &text,
-                0..text.len(),
-                LineCounter::new(&text),
-                false,
-                true,
-                &Some,
-            )
-            .expect("valid");
+            let seq = sequential(&file, &text).expect("valid");
             let par = json_docs_parallel(&file, &text, true, &Some)
                 .map(|pieces| pieces.into_iter().flatten().collect::<Vec<_>>());
             if nested {
@@ -986,16 +994,7 @@ mod tests {
         let at = cut + text[cut..].find("\"name\"").expect("a name");
         text.insert_str(at, "oops ");
         let l = load_bytes("big.json", text.as_bytes());
-        let seq = json_docs_in(
-            &file,
-            &text,
-            0..text.len(),
-            LineCounter::new(&text),
-            false,
-            true,
-            &Some,
-        )
-        .expect("two values read");
+        let seq = sequential(&file, &text).expect("two values read");
         let errors: Vec<String> = l
             .diagnostics
             .iter()
