@@ -33,6 +33,8 @@ pub const LEGACY_DEPRECATED_FILL: &str = "#F4A3A3";
 pub const DEPRECATED_CHANNEL_FILL: &str = "#DCD0FF";
 /// Fill of a deprecated package's cluster.
 pub const DEPRECATED_PACKAGE_FILL: &str = "#D9D9D9";
+/// Colour of `replaces` edges (the graph's edge default).
+pub const REPLACES_COLOR: &str = "#333333";
 /// Colour of the highlighted path.
 pub const HIGHLIGHT: &str = "#D62728";
 /// Channels drawing more edges than this are "dense": their skipRange edges
@@ -58,53 +60,53 @@ fn quote_into(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// Whether byte `b` starts something [`quote_inner`] must rewrite: a quote, a
+/// backslash, an ASCII control character, or `0xC2`, the first byte of the C1
+/// control characters (U+0080 to U+009F) and of other characters up to U+00BF.
+fn is_special(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\' || b == 0x7f || b == 0xc2
+}
+
 /// The inside of [`quote`] (no surrounding quotes), appended to `out`.
 fn quote_inner(out: &mut String, s: &str) {
     // Without an early exit the check is vectorised: labels are short.
-    let special = s.bytes().fold(false, |special, b| {
-        special | !(0x20..0x7f).contains(&b) | (b == b'"') | (b == b'\\')
-    });
+    let special = s.bytes().fold(false, |special, b| special | is_special(b));
     if !special {
         out.push_str(s);
         return;
     }
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
+    // Copy the runs between special characters whole.
+    let bytes = s.as_bytes();
+    let (mut run, mut i) = (0, 0);
+    while i < bytes.len() {
+        if !is_special(bytes[i]) {
+            i += 1;
+            continue;
+        }
+        out.push_str(&s[run..i]);
+        // `i` is on a character boundary: special bytes are ASCII or a first byte.
+        let Some(c) = s[i..].chars().next() else {
+            break;
+        };
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
-            '\r' if chars.peek() == Some(&'\n') => {}
+            '\r' if bytes.get(i + 1) == Some(&b'\n') => {}
             '\n' | '\r' => out.push_str("\\n"),
             c if c.is_control() => {
                 let _ = write!(out, "\\\\u{{{:x}}}", u32::from(c));
             }
             c => out.push(c),
         }
+        i += c.len_utf8();
+        run = i;
     }
-}
-
-/// Like [`quote`], but `\n` in `s` stays a line break (for labels built here).
-fn quote_lines(lines: &[&str]) -> String {
-    let quoted: Vec<String> = lines.iter().map(|l| quote(l)).collect();
-    let inner: Vec<&str> = quoted.iter().map(|q| &q[1..q.len() - 1]).collect();
-    format!("\"{}\"", inner.join("\\n"))
+    out.push_str(&s[run..]);
 }
 
 /// Append `n` in decimal.
-fn push_usize(out: &mut String, mut n: usize) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &digits[at..] {
-        out.push(char::from(d));
-    }
+fn push_usize(out: &mut String, n: usize) {
+    out.push_str(itoa::Buffer::new().format(n));
 }
 
 /// Append a node id, `n<p>_<c>_<n>`.
@@ -117,9 +119,8 @@ fn push_node_id(out: &mut String, p: usize, c: usize, n: usize) {
     push_usize(out, n);
 }
 
-/// Append a location as its `Display` writes it (`file:line:column`).
-fn push_location(out: &mut String, loc: &crate::location::Location) {
-    out.push_str(&loc.file);
+/// Append the `:line:column` of a location as its `Display` writes them.
+fn push_line_column(out: &mut String, loc: &crate::location::Location) {
     if loc.line > 0 {
         out.push(':');
         push_usize(out, loc.line as usize);
@@ -169,10 +170,8 @@ fn write_node_attrs(
         Presence::OtherChannel => out.push_str("\\n(not in this channel)"),
         Presence::Missing => out.push_str("\\n(not in the catalog)"),
     }
-    out.push_str("\", style=\"rounded");
-    if node.is_external() {
-        out.push_str(",dashed");
-    }
+    out.push('"');
+    // `rounded` is the default style.
     let fill = if node.legacy_deprecated {
         Some(LEGACY_DEPRECATED_FILL)
     } else if node.deprecation.is_some() {
@@ -180,10 +179,16 @@ fn write_node_attrs(
     } else {
         None
     };
-    if fill.is_some() {
-        out.push_str(",filled");
+    if node.is_external() || fill.is_some() {
+        out.push_str(", style=\"rounded");
+        if node.is_external() {
+            out.push_str(",dashed");
+        }
+        if fill.is_some() {
+            out.push_str(",filled");
+        }
+        out.push('"');
     }
-    out.push('"');
     if let Some(f) = fill {
         let _ = write!(out, ", fillcolor=\"{f}\"");
     }
@@ -221,6 +226,9 @@ fn write_node_attrs(
 }
 
 /// Append an edge's attributes to `out`; `scratch` is working space.
+///
+/// The graph's edge defaults are the `replaces` style, so those edges only
+/// carry a label and a tooltip; unlabelled edges carry no font colour.
 fn write_edge_attrs(
     out: &mut String,
     scratch: &mut String,
@@ -230,45 +238,52 @@ fn write_edge_attrs(
 ) {
     let kind = edge.kind;
     let range = edge.range();
+    let labelled = !(dense && range.is_some());
+    if labelled {
+        out.push_str("label=\"");
+        out.push_str(kind.as_str());
+        if let Some(r) = range {
+            out.push_str("\\n");
+            quote_inner(out, r);
+        }
+        out.push_str("\", ");
+    }
     let (style, color) = match kind {
-        EdgeKind::Replaces => ("solid", "#333333"),
+        EdgeKind::Replaces => ("solid", REPLACES_COLOR),
         EdgeKind::Skips => ("dashed", "#3465A4"),
         EdgeKind::SkipRange => ("dotted", "#6B6B6B"),
     };
-    match range {
-        Some(_) if dense => {}
-        Some(r) => {
-            out.push_str("label=");
-            out.push_str(&quote_lines(&[kind.as_str(), r]));
-            out.push_str(", ");
-        }
-        None => {
-            out.push_str("label=");
-            quote_into(out, kind.as_str());
-            out.push_str(", ");
-        }
-    }
-    scratch.clear();
-    scratch.push_str(kind.as_str());
-    if let Some(r) = range {
-        scratch.push(' ');
-        quote_into(scratch, r);
-    }
-    scratch.push_str(" declared at ");
-    push_location(scratch, edge.location());
     let color = if highlighted { HIGHLIGHT } else { color };
-    for part in [
-        "style=",
-        style,
-        ", color=\"",
-        color,
-        "\", fontcolor=\"",
-        color,
-        "\", tooltip=",
-    ] {
-        out.push_str(part);
+    if kind != EdgeKind::Replaces {
+        out.push_str("style=");
+        out.push_str(style);
+        out.push_str(", ");
     }
-    quote_into(out, scratch);
+    if color != REPLACES_COLOR {
+        out.push_str("color=\"");
+        out.push_str(color);
+        if labelled {
+            out.push_str("\", fontcolor=\"");
+            out.push_str(color);
+        }
+        out.push_str("\", ");
+    }
+    // The tooltip, `<kind> ["<range>"] declared at <file:line>`, quoted: the
+    // range is quoted once for the text and once more for DOT.
+    out.push_str("tooltip=\"");
+    out.push_str(kind.as_str());
+    if let Some(r) = range {
+        scratch.clear();
+        quote_inner(scratch, r);
+        out.push_str(" \\\"");
+        quote_inner(out, scratch);
+        out.push_str("\\\"");
+    }
+    out.push_str(" declared at ");
+    let loc = edge.location();
+    quote_inner(out, &loc.file);
+    push_line_column(out, loc);
+    out.push('"');
     if highlighted {
         out.push_str(", penwidth=3");
     }
@@ -467,8 +482,11 @@ fn emit(drawing: &Drawing<'_>, out: &mut String, flush: &mut dyn FnMut(&mut Stri
     out.push_str(
         "  graph [rankdir=LR, fontname=\"Helvetica\", fontsize=11, nodesep=0.25, ranksep=0.6];\n",
     );
-    out.push_str("  node [shape=box, fontname=\"Helvetica\", fontsize=10];\n");
-    out.push_str("  edge [fontname=\"Helvetica\", fontsize=8, arrowsize=0.7];\n");
+    out.push_str("  node [shape=box, style=rounded, fontname=\"Helvetica\", fontsize=10];\n");
+    let _ = writeln!(
+        out,
+        "  edge [style=solid, color=\"{REPLACES_COLOR}\", fontcolor=\"{REPLACES_COLOR}\", fontname=\"Helvetica\", fontsize=8, arrowsize=0.7];"
+    );
     for (p, pkg) in drawing.packages.iter().enumerate() {
         let package = pkg.package;
         let _ = writeln!(out, "  subgraph cluster_{p} {{");
@@ -510,7 +528,36 @@ mod tests {
         assert_eq!(quote("<>{}|"), "\"<>{}|\"");
         assert_eq!(quote("\\N\\G"), "\"\\\\N\\\\G\"");
         assert_eq!(quote("a\u{1}b"), "\"a\\\\u{1}b\"");
-        assert_eq!(quote_lines(&["a\"", "b"]), "\"a\\\"\\nb\"");
+        assert_eq!(quote("\u{85}é\u{a7}\r"), "\"\\\\u{85}é\u{a7}\\n\"");
+    }
+
+    /// The quoting as first written, a character at a time.
+    fn quote_by_chars(s: &str) -> String {
+        let mut out = String::from("\"");
+        let mut chars = s.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                '\r' if chars.peek() == Some(&'\n') => {}
+                '\n' | '\r' => out.push_str("\\n"),
+                c if c.is_control() => {
+                    let _ = write!(out, "\\\\u{{{:x}}}", u32::from(c));
+                }
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn quoting_by_runs_agrees_with_quoting_by_characters(
+            s in r#"(\PC|["\\\r\n\x00-\x1f\x7f-\xa0]){0,40}"#
+        ) {
+            proptest::prop_assert_eq!(quote(&s), quote_by_chars(&s));
+        }
     }
 
     #[test]
