@@ -15,6 +15,26 @@ fn example_catalog_is_valid() {
 }
 
 #[test]
+fn timings_give_wall_and_processor_time_per_phase() {
+    let o = olmsat(&["validate", "corpus/catalogs/etcd-example", "--timings"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    let phases: Vec<&str> = err
+        .lines()
+        .filter_map(|l| l.strip_prefix("timing: "))
+        .map(|l| l.split_whitespace().next().unwrap_or_default())
+        .collect();
+    assert_eq!(phases, ["read+parse", "validate", "total"], "{err}");
+    for line in err.lines().filter(|l| l.starts_with("timing: ")) {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        // timing: <phase> <wall> ms cpu <cpu> ms
+        assert_eq!(fields.len(), 7, "{line}");
+        assert!(fields[2].parse::<f64>().is_ok() && fields[5].parse::<f64>().is_ok(), "{line}");
+        assert_eq!((fields[3], fields[4], fields[6]), ("ms", "cpu", "ms"), "{line}");
+    }
+}
+
+#[test]
 fn invalid_examples_report_every_error_as_json() {
     for case in [
         "bundles.yaml",

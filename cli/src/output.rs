@@ -72,22 +72,71 @@ pub fn eprint_diagnostics(diags: &[Diagnostic]) {
     }
 }
 
-static PHASES: std::sync::Mutex<Vec<(&'static str, std::time::Duration)>> =
-    std::sync::Mutex::new(Vec::new());
+/// A phase's name, wall time and processor time (all threads).
+type Phase = (
+    &'static str,
+    std::time::Duration,
+    Option<std::time::Duration>,
+);
+
+static PHASES: std::sync::Mutex<Vec<Phase>> = std::sync::Mutex::new(Vec::new());
+
+/// The processor time this process has used so far, all threads, user and
+/// system (`None` where it cannot be read).
+fn cpu_time() -> Option<std::time::Duration> {
+    #[cfg(unix)]
+    {
+        // SAFETY: getrusage writes one `rusage` into the zeroed value it is given.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: `usage` is a valid, writable `rusage`.
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+            return None;
+        }
+        let time = |t: libc::timeval| {
+            std::time::Duration::from_secs(u64::try_from(t.tv_sec).unwrap_or(0))
+                + std::time::Duration::from_micros(u64::try_from(t.tv_usec).unwrap_or(0))
+        };
+        Some(time(usage.ru_utime) + time(usage.ru_stime))
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
+/// The start of a phase whose wall and processor time `--timings` reports.
+pub struct PhaseClock {
+    wall: std::time::Instant,
+    cpu: Option<std::time::Duration>,
+}
+
+impl PhaseClock {
+    /// Start timing now.
+    pub fn start() -> Self {
+        PhaseClock {
+            wall: std::time::Instant::now(),
+            cpu: cpu_time(),
+        }
+    }
+
+    /// Record the time since [`PhaseClock::start`] as `phase`.
+    pub fn record(self, phase: &'static str) {
+        let cpu = match (self.cpu, cpu_time()) {
+            (Some(a), Some(b)) => Some(b.saturating_sub(a)),
+            _ => None,
+        };
+        if let Ok(mut p) = PHASES.lock() {
+            p.push((phase, self.wall.elapsed(), cpu));
+        }
+    }
+}
 
 /// Run `f` as a named phase whose duration `--timings` reports.
 pub fn timed<T>(phase: &'static str, f: impl FnOnce() -> T) -> T {
-    let start = std::time::Instant::now();
+    let clock = PhaseClock::start();
     let out = f();
-    record_phase(phase, start.elapsed());
+    clock.record(phase);
     out
-}
-
-/// Record the duration of a phase timed by the caller.
-pub fn record_phase(phase: &'static str, took: std::time::Duration) {
-    if let Ok(mut p) = PHASES.lock() {
-        p.push((phase, took));
-    }
 }
 
 /// Let go of a large value without freeing it piece by piece: the process ends
@@ -98,18 +147,31 @@ pub fn release_at_exit<T>(value: T) {
     std::mem::forget(value);
 }
 
-/// Print the recorded phases to standard error.
+/// Print the recorded phases to standard error: wall time, and the processor
+/// time of all threads (above the wall time where the phase ran in parallel).
 pub fn print_timings(total: std::time::Duration) {
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
     if let Ok(p) = PHASES.lock() {
-        for (name, d) in p.iter() {
-            eprintln!("timing: {name:<12} {:>9.1} ms", d.as_secs_f64() * 1000.0);
+        for (name, wall, cpu) in p.iter() {
+            match cpu {
+                Some(cpu) => eprintln!(
+                    "timing: {name:<12} {:>9.1} ms   cpu {:>9.1} ms",
+                    ms(*wall),
+                    ms(*cpu)
+                ),
+                None => eprintln!("timing: {name:<12} {:>9.1} ms", ms(*wall)),
+            }
         }
     }
-    eprintln!(
-        "timing: {:<12} {:>9.1} ms",
-        "total",
-        total.as_secs_f64() * 1000.0
-    );
+    match cpu_time() {
+        Some(cpu) => eprintln!(
+            "timing: {:<12} {:>9.1} ms   cpu {:>9.1} ms",
+            "total",
+            ms(total),
+            ms(cpu)
+        ),
+        None => eprintln!("timing: {:<12} {:>9.1} ms", "total", ms(total)),
+    }
 }
 
 /// Load the catalog at `path` and build its model; on read errors, print them and

@@ -39,11 +39,19 @@ pub struct DeclarativeConfig {
 impl DeclarativeConfig {
     /// Append another config's blobs.
     pub fn merge(&mut self, other: DeclarativeConfig) {
-        self.packages.extend(other.packages);
-        self.channels.extend(other.channels);
-        self.bundles.extend(other.bundles);
-        self.deprecations.extend(other.deprecations);
-        self.others.extend(other.others);
+        /// `to` followed by `from`; an empty `to` takes `from`'s list as it
+        /// is (no copy: the first file's lists can be large).
+        fn append<T>(to: &mut Vec<T>, mut from: Vec<T>) {
+            if to.is_empty() {
+                std::mem::swap(to, &mut from);
+            }
+            to.append(&mut from);
+        }
+        append(&mut self.packages, other.packages);
+        append(&mut self.channels, other.channels);
+        append(&mut self.bundles, other.bundles);
+        append(&mut self.deprecations, other.deprecations);
+        append(&mut self.others, other.others);
     }
 
     /// Number of blobs of all kinds.

@@ -443,7 +443,19 @@ impl Model {
                     .iter()
                     .map(|e| index.find(&pbundles, |b| &b.name, &e.name))
                     .collect();
-                let ch = &*ch;
+            }
+            // Each bundle's channel list, allocated at its final size.
+            let mut memberships = vec![0u32; pbundles.len()];
+            for &i in chans
+                .values()
+                .flat_map(|ch| ch.entry_bundles.iter().flatten())
+            {
+                memberships[i] = memberships[i].saturating_add(1);
+            }
+            for (b, &n) in pbundles.iter_mut().zip(&memberships) {
+                b.channels.reserve_exact(n as usize);
+            }
+            for ch in chans.values() {
                 for (e, &bundle) in ch.entries.iter().zip(&ch.entry_bundles) {
                     match bundle {
                         Some(i) => pbundles[i].channels.push(ch.name.clone()),

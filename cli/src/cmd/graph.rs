@@ -94,7 +94,7 @@ pub fn run(
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let start = std::time::Instant::now();
+    let clock = crate::output::PhaseClock::start();
     match format {
         GraphFormat::Dot => dot::write(&drawing, &mut out)?,
         GraphFormat::Mermaid => mermaid::write(&drawing, &mut out)?,
@@ -108,7 +108,7 @@ pub fn run(
         },
     }
     out.flush()?;
-    crate::output::record_phase("write", start.elapsed());
+    clock.record("write");
     crate::output::release_at_exit(drawing);
     crate::output::release_at_exit(model);
     Ok(Exit::Ok)

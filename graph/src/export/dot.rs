@@ -109,13 +109,31 @@ fn push_usize(out: &mut String, n: usize) {
     out.push_str(itoa::Buffer::new().format(n));
 }
 
-/// Append a node id, `n<p>_<c>_<n>`.
-fn push_node_id(out: &mut String, p: usize, c: usize, n: usize) {
-    out.push('n');
-    push_usize(out, p);
-    out.push('_');
-    push_usize(out, c);
-    out.push('_');
+/// Append `v` as its `Display` writes it, without the formatting machinery.
+fn push_version(out: &mut String, v: &semver::Version) {
+    push_u64(out, v.major);
+    out.push('.');
+    push_u64(out, v.minor);
+    out.push('.');
+    push_u64(out, v.patch);
+    if !v.pre.is_empty() {
+        out.push('-');
+        out.push_str(v.pre.as_str());
+    }
+    if !v.build.is_empty() {
+        out.push('+');
+        out.push_str(v.build.as_str());
+    }
+}
+
+/// Append `n` in decimal.
+fn push_u64(out: &mut String, n: u64) {
+    out.push_str(itoa::Buffer::new().format(n));
+}
+
+/// Append a node id: the channel's `n<p>_<c>_` prefix and the node's number.
+fn push_node_id(out: &mut String, prefix: &str, n: usize) {
+    out.push_str(prefix);
     push_usize(out, n);
 }
 
@@ -154,7 +172,7 @@ fn write_node_attrs(
     match (node.version, node.presence) {
         (Some(v), _) => {
             scratch.clear();
-            let _ = write!(scratch, "{v}");
+            push_version(scratch, v);
             out.push_str("\\n");
             quote_inner(out, scratch);
         }
@@ -357,9 +375,10 @@ fn write_channel(
             );
         }
     }
+    let prefix = format!("n{p}_{c}_");
     emit_lines(out, flush, &ch.nodes, |out, scratch, &n| {
         out.push_str("      ");
-        push_node_id(out, p, c, n.index());
+        push_node_id(out, &prefix, n.index());
         out.push_str(" [");
         let range = match g.node(n).presence {
             Presence::Entry(i) if dense => channel.entries[i].skip_range.as_deref(),
@@ -382,9 +401,9 @@ fn write_channel(
         let edge = g.edge(e);
         let highlighted = path_edges.contains(&(Some(a), b, edge.kind));
         out.push_str("      ");
-        push_node_id(out, p, c, a.index());
+        push_node_id(out, &prefix, a.index());
         out.push_str(" -> ");
-        push_node_id(out, p, c, b.index());
+        push_node_id(out, &prefix, b.index());
         out.push_str(" [");
         write_edge_attrs(out, scratch, edge, highlighted, dense);
         out.push_str("];\n");
@@ -549,6 +568,24 @@ mod tests {
         }
         out.push('"');
         out
+    }
+
+    #[test]
+    fn versions_are_written_as_displayed() {
+        for v in [
+            "0.0.0",
+            "1.2.3",
+            "10.20.30-rc.1",
+            "1.0.0+build.5",
+            "1.2.3-alpha.beta+x.y",
+        ] {
+            let Ok(v) = semver::Version::parse(v) else {
+                panic!("valid version {v}");
+            };
+            let mut out = String::new();
+            push_version(&mut out, &v);
+            assert_eq!(out, v.to_string());
+        }
     }
 
     proptest::proptest! {

@@ -389,13 +389,13 @@ fn load_bytes_reading(name: &str, bytes: &[u8], select: &Select, fast: bool) -> 
     };
     // A file that looks like JSON but is not is read as YAML when every
     // document then reads.
-    let all_yaml = |text: &str| -> Option<Vec<Vec<Converted>>> {
+    let all_yaml = |text: &str| -> Option<Vec<PieceBlobs>> {
         let docs = yaml_docs(&file, text).ok()?;
         if docs.iter().any(|r| r.is_err()) {
             return None;
         }
         let converted: Vec<Converted> = docs.into_par_iter().filter_map(convert).collect();
-        Some(vec![converted])
+        Some(vec![PieceBlobs::from_iter(converted)])
     };
     let reading = select.bundle_reading();
     let convert_json = |d: JsonRead<'_>| -> Option<Converted> {
@@ -409,50 +409,88 @@ fn load_bytes_reading(name: &str, bytes: &[u8], select: &Select, fast: bool) -> 
             )),
         }
     };
-    // In pieces, as read (not gathered into one list first).
-    let pieces: Vec<Vec<Converted>> = if split::looks_like_json(text) {
+    // In pieces, as read, each sorted into its lists at once.
+    let pieces: Vec<PieceBlobs> = if split::looks_like_json(text) {
         match json_docs_map(&file, text, fast, &convert_json) {
             Ok(c) => c,
-            Err(json_err) => {
-                all_yaml(text).unwrap_or_else(|| vec![vec![(Err(*json_err), Vec::new())]])
-            }
+            Err(json_err) => all_yaml(text)
+                .unwrap_or_else(|| vec![PieceBlobs::from_iter([(Err(*json_err), Vec::new())])]),
         }
     } else {
         match yaml_docs(&file, text) {
-            Ok(d) => vec![d.into_par_iter().filter_map(convert).collect()],
-            Err(e) => vec![vec![(Err(*e), Vec::new())]],
+            Ok(d) => {
+                let converted: Vec<Converted> = d.into_par_iter().filter_map(convert).collect();
+                vec![PieceBlobs::from_iter(converted)]
+            }
+            Err(e) => vec![PieceBlobs::from_iter([(Err(*e), Vec::new())])],
         }
     };
-    // Each list is made at its final size.
-    let mut counts = [0usize; 5];
-    for (r, _) in pieces.iter().flatten() {
-        match r {
-            Ok(Blob::Package(_)) => counts[0] += 1,
-            Ok(Blob::Channel(_)) => counts[1] += 1,
-            Ok(Blob::Bundle(_)) => counts[2] += 1,
-            Ok(Blob::Deprecation(_)) => counts[3] += 1,
-            Ok(Blob::Other(_)) => counts[4] += 1,
-            Err(_) => {}
-        }
-    }
-    let config = &mut out.config;
-    config.packages.reserve_exact(counts[0]);
-    config.channels.reserve_exact(counts[1]);
-    config.bundles.reserve_exact(counts[2]);
-    config.deprecations.reserve_exact(counts[3]);
-    config.others.reserve_exact(counts[4]);
-    for (r, mut w) in pieces.into_iter().flatten() {
-        out.diagnostics.append(&mut w);
-        match r {
-            Ok(Blob::Package(p)) => out.config.packages.push(p),
-            Ok(Blob::Channel(c)) => out.config.channels.push(c),
-            Ok(Blob::Bundle(b)) => out.config.bundles.push(b),
-            Ok(Blob::Deprecation(d)) => out.config.deprecations.push(d),
-            Ok(Blob::Other(m)) => out.config.others.push(m),
-            Err(d) => out.diagnostics.push(d),
-        }
-    }
+    PieceBlobs::join(pieces, &mut out);
     out
+}
+
+/// The blobs and diagnostics of one piece of a file, in input order.
+#[derive(Default)]
+struct PieceBlobs {
+    config: DeclarativeConfig,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Extend<Converted> for PieceBlobs {
+    fn extend<I: IntoIterator<Item = Converted>>(&mut self, items: I) {
+        for (r, mut w) in items {
+            self.diagnostics.append(&mut w);
+            match r {
+                Ok(Blob::Package(p)) => self.config.packages.push(p),
+                Ok(Blob::Channel(c)) => self.config.channels.push(c),
+                Ok(Blob::Bundle(b)) => self.config.bundles.push(b),
+                Ok(Blob::Deprecation(d)) => self.config.deprecations.push(d),
+                Ok(Blob::Other(m)) => self.config.others.push(m),
+                Err(d) => self.diagnostics.push(d),
+            }
+        }
+    }
+}
+
+impl FromIterator<Converted> for PieceBlobs {
+    fn from_iter<I: IntoIterator<Item = Converted>>(items: I) -> Self {
+        let mut p = PieceBlobs::default();
+        p.extend(items);
+        p
+    }
+}
+
+impl PieceBlobs {
+    /// Append the pieces, in order, to `out`; each list is made at its final
+    /// size (one piece's lists are taken as they are).
+    fn join(pieces: Vec<PieceBlobs>, out: &mut Loaded) {
+        let config = &mut out.config;
+        if let [_] = pieces.as_slice() {
+            for p in pieces {
+                config.merge(p.config);
+                out.diagnostics.extend(p.diagnostics);
+            }
+            return;
+        }
+        let total = |len: fn(&DeclarativeConfig) -> usize| -> usize {
+            pieces.iter().map(|p| len(&p.config)).sum()
+        };
+        config.packages.reserve_exact(total(|c| c.packages.len()));
+        config.channels.reserve_exact(total(|c| c.channels.len()));
+        config.bundles.reserve_exact(total(|c| c.bundles.len()));
+        config
+            .deprecations
+            .reserve_exact(total(|c| c.deprecations.len()));
+        config.others.reserve_exact(total(|c| c.others.len()));
+        for mut p in pieces {
+            config.packages.append(&mut p.config.packages);
+            config.channels.append(&mut p.config.channels);
+            config.bundles.append(&mut p.config.bundles);
+            config.deprecations.append(&mut p.config.deprecations);
+            config.others.append(&mut p.config.others);
+            out.diagnostics.append(&mut p.diagnostics);
+        }
+    }
 }
 
 /// `bytes` as text, when they are UTF-8 without NUL bytes. Large inputs are
@@ -558,17 +596,18 @@ const PARALLEL_JSON_BYTES: usize = 4 << 20;
 /// first or second value cannot be decoded.
 #[cfg(test)]
 fn json_docs<'a>(file: &Arc<str>, text: &'a str) -> Result<Vec<JsonRead<'a>>, Box<Diagnostic>> {
-    json_docs_map(file, text, true, &Some).map(|pieces| pieces.into_iter().flatten().collect())
+    json_docs_map::<_, Vec<_>>(file, text, true, &Some)
+        .map(|pieces| pieces.into_iter().flatten().collect())
 }
 
 /// [`json_docs`], passing each document through `map` as soon as it is read;
 /// the results come in pieces, in order.
-fn json_docs_map<'a, T: Send>(
+fn json_docs_map<'a, T, C: Default + Extend<T> + Send>(
     file: &Arc<str>,
     text: &'a str,
     fast: bool,
     map: &(impl Fn(JsonRead<'a>) -> Option<T> + Sync),
-) -> Result<Vec<Vec<T>>, Box<Diagnostic>> {
+) -> Result<Vec<C>, Box<Diagnostic>> {
     if text.len() >= PARALLEL_JSON_BYTES {
         if let Some(pieces) = json_docs_parallel(file, text, fast, map) {
             return Ok(pieces);
@@ -594,12 +633,12 @@ fn json_docs_map<'a, T: Send>(
 /// ends inside an unfinished value and fails to parse; any failure sends the
 /// whole file to the sequential reader, so the result (documents, lines and
 /// errors) is exactly the sequential one.
-fn json_docs_parallel<'a, T: Send>(
+fn json_docs_parallel<'a, T, C: Default + Extend<T> + Send>(
     file: &Arc<str>,
     text: &'a str,
     fast: bool,
     map: &(impl Fn(JsonRead<'a>) -> Option<T> + Sync),
-) -> Option<Vec<Vec<T>>> {
+) -> Option<Vec<C>> {
     let bytes = text.as_bytes();
     let starts = piece_bounds(bytes, rayon::current_num_threads().max(1) * 8, b"\n{");
     let ranges: Vec<std::ops::Range<usize>> = starts.windows(2).map(|w| w[0]..w[1]).collect();
@@ -613,7 +652,7 @@ fn json_docs_parallel<'a, T: Send>(
         first_lines.push(line);
         line += n;
     }
-    let parts: Vec<Option<Vec<T>>> = ranges
+    let parts: Vec<Option<C>> = ranges
         .into_par_iter()
         .zip(first_lines)
         .map(|(r, line)| {
@@ -631,7 +670,7 @@ fn json_docs_parallel<'a, T: Send>(
 /// With `fast`, bundles and channels of the usual shape are read by
 /// [`fast_json`]; every other document, and any the fast reader declines, by
 /// serde_json.
-fn json_docs_in<'a, T>(
+fn json_docs_in<'a, T, C: Default + Extend<T>>(
     file: &Arc<str>,
     text: &'a str,
     range: std::ops::Range<usize>,
@@ -639,11 +678,11 @@ fn json_docs_in<'a, T>(
     strict: bool,
     fast: bool,
     map: &impl Fn(JsonRead<'a>) -> Option<T>,
-) -> Result<Vec<T>, Box<Diagnostic>> {
+) -> Result<C, Box<Diagnostic>> {
     let base = range.start;
     let piece = &text[range];
     let bytes = piece.as_bytes();
-    let mut out = Vec::new();
+    let mut out = C::default();
     // Documents read (some may be mapped to nothing).
     let mut read = 0usize;
     let mut pos = 0usize;
@@ -927,7 +966,7 @@ mod tests {
                 "big enough to go parallel"
             );
             let seq = sequential(&file, &text).expect("valid");
-            let par = json_docs_parallel(&file, &text, true, &Some)
+            let par = json_docs_parallel::<_, Vec<_>>(&file, &text, true, &Some)
                 .map(|pieces| pieces.into_iter().flatten().collect::<Vec<_>>());
             if nested {
                 // A piece boundary may fall on the nested object: then the
@@ -980,7 +1019,7 @@ mod tests {
             text.push_str("{\"a\": \"some value to fill the line\"},\n");
         }
         text.push_str("{\"a\": 0}]}\n{\"schema\": \"y\"}\n");
-        assert!(json_docs_parallel(&file, &text, true, &Some).is_none());
+        assert!(json_docs_parallel::<_, Vec<_>>(&file, &text, true, &Some).is_none());
         let docs = json_docs(&file, &text).expect("valid");
         assert_eq!(docs.len(), 2);
         assert!(docs.iter().all(|d| !matches!(d, JsonRead::Doc(Err(_)))));

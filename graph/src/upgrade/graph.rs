@@ -184,7 +184,16 @@ impl<'m> ChannelGraph<'m> {
     ) -> ChannelGraph<'m> {
         let entries = &channel.entries;
         let chain: &ChainAnalysis = &channel.chain;
-        let mut graph: DiGraph<Node<'m>, Edge<'m>> = DiGraph::with_capacity(entries.len(), 0);
+        // Room for every `replaces` and `skips` edge, and one per skipRange.
+        let edges = entries
+            .iter()
+            .map(|e| {
+                usize::from(e.replaces.is_some())
+                    + e.skips.len()
+                    + usize::from(e.skip_range.is_some())
+            })
+            .sum();
+        let mut graph: DiGraph<Node<'m>, Edge<'m>> = DiGraph::with_capacity(entries.len(), edges);
         // The channel's analysis indexed its entries; a channel built some
         // other way is indexed here.
         let indexed = chain.index.covers(entries);
@@ -262,7 +271,9 @@ impl<'m> ChannelGraph<'m> {
                     },
                 );
             }
-            seen_skips.clear();
+            if !e.skips.is_empty() {
+                seen_skips.clear();
+            }
             for s in &e.skips {
                 let from = intern(&mut graph, s);
                 if !seen_skips.insert(from) {
