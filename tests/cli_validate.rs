@@ -29,8 +29,15 @@ fn timings_give_wall_and_processor_time_per_phase() {
         let fields: Vec<&str> = line.split_whitespace().collect();
         // timing: <phase> <wall> ms cpu <cpu> ms
         assert_eq!(fields.len(), 7, "{line}");
-        assert!(fields[2].parse::<f64>().is_ok() && fields[5].parse::<f64>().is_ok(), "{line}");
-        assert_eq!((fields[3], fields[4], fields[6]), ("ms", "cpu", "ms"), "{line}");
+        assert!(
+            fields[2].parse::<f64>().is_ok() && fields[5].parse::<f64>().is_ok(),
+            "{line}"
+        );
+        assert_eq!(
+            (fields[3], fields[4], fields[6]),
+            ("ms", "cpu", "ms"),
+            "{line}"
+        );
     }
 }
 

@@ -183,10 +183,10 @@ pub fn parse_strict(s: &str) -> Result<semver::Version, VersionError> {
     if s.is_empty() {
         return Err(VersionError::new("Version string empty"));
     }
-    let parts: Vec<&str> = s.splitn(3, '.').collect();
-    let (major_s, minor_s, rest) = match parts.as_slice() {
-        [a, b, c] => (*a, *b, *c),
-        _ => return Err(VersionError::new("No Major.Minor.Patch elements found")),
+    let mut parts = s.splitn(3, '.');
+    let (Some(major_s), Some(minor_s), Some(rest)) = (parts.next(), parts.next(), parts.next())
+    else {
+        return Err(VersionError::new("No Major.Minor.Patch elements found"));
     };
 
     if !only_digits(major_s) {

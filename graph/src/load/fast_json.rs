@@ -437,10 +437,10 @@ impl<'a> Reader<'a> {
     #[inline]
     fn ws(&mut self) {
         while let Some(&c) = self.b.get(self.i) {
-            if matches!(c, b' ' | b'\n' | b'\r' | b'\t') {
-                self.i += 1;
-            } else {
-                break;
+            match c {
+                b' ' => self.i += spaces(&self.b[self.i..]),
+                b'\n' | b'\r' | b'\t' => self.i += 1,
+                _ => break,
             }
         }
     }
@@ -586,6 +586,24 @@ impl<'a> Reader<'a> {
 /// The offset of the first `"`, `\` or control character in `b` (its length
 /// when there is none), eight bytes at a time.
 #[inline]
+/// The length of the run of spaces `b` starts with (indentation), found eight
+/// bytes at a time.
+fn spaces(b: &[u8]) -> usize {
+    const SPACES: u64 = 0x2020_2020_2020_2020;
+    let mut i = 0;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let other = u64::from_le_bytes(word) ^ SPACES;
+        if other != 0 {
+            // The lowest non-zero byte is the first that is not a space.
+            return i + (other.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i + b[i..].iter().take_while(|&&c| c == b' ').count()
+}
+
 fn string_stop(b: &[u8]) -> usize {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
@@ -621,6 +639,17 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
     use std::sync::Arc;
+
+    #[test]
+    fn spaces_counts_the_leading_run() {
+        for n in 0..20 {
+            for tail in ["", "x", "\"a\"", " \n", "\t "] {
+                let s = format!("{}{tail}", " ".repeat(n));
+                let expected = s.bytes().take_while(|&c| c == b' ').count();
+                assert_eq!(spaces(s.as_bytes()), expected, "{s:?}");
+            }
+        }
+    }
 
     #[test]
     fn string_stop_finds_the_first_stop() {
