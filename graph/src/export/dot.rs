@@ -246,7 +246,7 @@ fn write_node_attrs(
 /// Append an edge's attributes to `out`; `scratch` is working space.
 ///
 /// The graph's edge defaults are the `replaces` style, so those edges only
-/// carry a label and a tooltip; unlabelled edges carry no font colour.
+/// carry a label and a tooltip.
 fn write_edge_attrs(
     out: &mut String,
     scratch: &mut String,
@@ -278,12 +278,12 @@ fn write_edge_attrs(
         out.push_str(", ");
     }
     if color != REPLACES_COLOR {
+        // The font colour even on unlabelled edges: Graphviz's layout of a
+        // large graph changes without it, though nothing is drawn in it.
         out.push_str("color=\"");
         out.push_str(color);
-        if labelled {
-            out.push_str("\", fontcolor=\"");
-            out.push_str(color);
-        }
+        out.push_str("\", fontcolor=\"");
+        out.push_str(color);
         out.push_str("\", ");
     }
     // The tooltip, `<kind> ["<range>"] declared at <file:line>`, quoted: the
