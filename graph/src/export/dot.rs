@@ -278,8 +278,8 @@ fn write_edge_attrs(
         out.push_str(", ");
     }
     if color != REPLACES_COLOR {
-        // The font colour even on unlabelled edges: Graphviz's layout of a
-        // large graph changes without it, though nothing is drawn in it.
+        // The font colour even on unlabelled edges, so that every edge has
+        // the attributes it had before the defaults (nothing is drawn in it).
         out.push_str("color=\"");
         out.push_str(color);
         out.push_str("\", fontcolor=\"");
