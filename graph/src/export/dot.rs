@@ -105,17 +105,17 @@ fn quote_inner(out: &mut String, s: &str) {
 }
 
 /// Append `n` in decimal.
-fn push_usize(out: &mut String, n: usize) {
+fn push_int(out: &mut String, n: impl itoa::Integer) {
     out.push_str(itoa::Buffer::new().format(n));
 }
 
 /// Append `v` as its `Display` writes it, without the formatting machinery.
 fn push_version(out: &mut String, v: &semver::Version) {
-    push_u64(out, v.major);
+    push_int(out, v.major);
     out.push('.');
-    push_u64(out, v.minor);
+    push_int(out, v.minor);
     out.push('.');
-    push_u64(out, v.patch);
+    push_int(out, v.patch);
     if !v.pre.is_empty() {
         out.push('-');
         out.push_str(v.pre.as_str());
@@ -126,25 +126,20 @@ fn push_version(out: &mut String, v: &semver::Version) {
     }
 }
 
-/// Append `n` in decimal.
-fn push_u64(out: &mut String, n: u64) {
-    out.push_str(itoa::Buffer::new().format(n));
-}
-
 /// Append a node id: the channel's `n<p>_<c>_` prefix and the node's number.
 fn push_node_id(out: &mut String, prefix: &str, n: usize) {
     out.push_str(prefix);
-    push_usize(out, n);
+    push_int(out, n);
 }
 
 /// Append the `:line:column` of a location as its `Display` writes them.
 fn push_line_column(out: &mut String, loc: &crate::location::Location) {
     if loc.line > 0 {
         out.push(':');
-        push_usize(out, loc.line as usize);
+        push_int(out, loc.line);
         if loc.column > 0 {
             out.push(':');
-            push_usize(out, loc.column as usize);
+            push_int(out, loc.column);
         }
     }
 }

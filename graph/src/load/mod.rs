@@ -465,7 +465,7 @@ impl PieceBlobs {
     /// size (one piece's lists are taken as they are).
     fn join(pieces: Vec<PieceBlobs>, out: &mut Loaded) {
         let config = &mut out.config;
-        if let [_] = pieces.as_slice() {
+        if pieces.len() == 1 {
             for p in pieces {
                 config.merge(p.config);
                 out.diagnostics.extend(p.diagnostics);
