@@ -15,7 +15,7 @@ fn example_catalog_is_valid() {
 }
 
 #[test]
-fn timings_give_wall_and_processor_time_per_phase() {
+fn timings_give_wall_processor_time_and_peak_memory_per_phase() {
     let o = olmsat(&["validate", "corpus/catalogs/etcd-example", "--timings"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let err = stderr(&o);
@@ -27,17 +27,18 @@ fn timings_give_wall_and_processor_time_per_phase() {
     assert_eq!(phases, ["read+parse", "validate", "total"], "{err}");
     for line in err.lines().filter(|l| l.starts_with("timing: ")) {
         let fields: Vec<&str> = line.split_whitespace().collect();
-        // timing: <phase> <wall> ms cpu <cpu> ms
-        assert_eq!(fields.len(), 7, "{line}");
-        assert!(
-            fields[2].parse::<f64>().is_ok() && fields[5].parse::<f64>().is_ok(),
-            "{line}"
-        );
+        // timing: <phase> <wall> ms cpu <cpu> ms peak <memory> MB
+        assert_eq!(fields.len(), 10, "{line}");
+        for number in [fields[2], fields[5], fields[8]] {
+            assert!(number.parse::<f64>().is_ok(), "{line}");
+        }
         assert_eq!(
-            (fields[3], fields[4], fields[6]),
-            ("ms", "cpu", "ms"),
+            (fields[3], fields[4], fields[6], fields[7], fields[9]),
+            ("ms", "cpu", "ms", "peak", "MB"),
             "{line}"
         );
+        let peak: f64 = fields[8].parse().unwrap_or_default();
+        assert!(peak > 0.0, "{line}");
     }
 }
 

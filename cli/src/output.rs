@@ -72,18 +72,22 @@ pub fn eprint_diagnostics(diags: &[Diagnostic]) {
     }
 }
 
-/// A phase's name, wall time and processor time (all threads).
-type Phase = (
-    &'static str,
-    std::time::Duration,
-    Option<std::time::Duration>,
-);
+/// A phase's name, wall time, and the process's usage at its end.
+type Phase = (&'static str, std::time::Duration, Option<Usage>);
 
 static PHASES: std::sync::Mutex<Vec<Phase>> = std::sync::Mutex::new(Vec::new());
 
-/// The processor time this process has used so far, all threads, user and
-/// system (`None` where it cannot be read).
-fn cpu_time() -> Option<std::time::Duration> {
+/// What the operating system reports of this process so far.
+#[derive(Clone, Copy)]
+struct Usage {
+    /// Processor time of all threads, user and system.
+    cpu: std::time::Duration,
+    /// Peak resident memory, in bytes.
+    peak: u64,
+}
+
+/// This process's usage so far (`None` where it cannot be read).
+fn usage() -> Option<Usage> {
     #[cfg(unix)]
     {
         // SAFETY: getrusage writes one `rusage` into the zeroed value it is given.
@@ -96,7 +100,12 @@ fn cpu_time() -> Option<std::time::Duration> {
             std::time::Duration::from_secs(u64::try_from(t.tv_sec).unwrap_or(0))
                 + std::time::Duration::from_micros(u64::try_from(t.tv_usec).unwrap_or(0))
         };
-        Some(time(usage.ru_utime) + time(usage.ru_stime))
+        // Linux and the BSDs give kilobytes; macOS gives bytes.
+        let unit = if cfg!(target_os = "macos") { 1 } else { 1024 };
+        Some(Usage {
+            cpu: time(usage.ru_utime) + time(usage.ru_stime),
+            peak: u64::try_from(usage.ru_maxrss).unwrap_or(0) * unit,
+        })
     }
     #[cfg(not(unix))]
     {
@@ -107,7 +116,7 @@ fn cpu_time() -> Option<std::time::Duration> {
 /// The start of a phase whose wall and processor time `--timings` reports.
 pub struct PhaseClock {
     wall: std::time::Instant,
-    cpu: Option<std::time::Duration>,
+    start: Option<Usage>,
 }
 
 impl PhaseClock {
@@ -115,18 +124,22 @@ impl PhaseClock {
     pub fn start() -> Self {
         PhaseClock {
             wall: std::time::Instant::now(),
-            cpu: cpu_time(),
+            start: usage(),
         }
     }
 
-    /// Record the time since [`PhaseClock::start`] as `phase`.
+    /// Record the time since [`PhaseClock::start`] as `phase`, with the
+    /// processor time spent in it and the peak memory at its end.
     pub fn record(self, phase: &'static str) {
-        let cpu = match (self.cpu, cpu_time()) {
-            (Some(a), Some(b)) => Some(b.saturating_sub(a)),
+        let spent = match (self.start, usage()) {
+            (Some(a), Some(b)) => Some(Usage {
+                cpu: b.cpu.saturating_sub(a.cpu),
+                peak: b.peak,
+            }),
             _ => None,
         };
         if let Ok(mut p) = PHASES.lock() {
-            p.push((phase, self.wall.elapsed(), cpu));
+            p.push((phase, self.wall.elapsed(), spent));
         }
     }
 }
@@ -147,31 +160,26 @@ pub fn release_at_exit<T>(value: T) {
     std::mem::forget(value);
 }
 
-/// Print the recorded phases to standard error: wall time, and the processor
-/// time of all threads (above the wall time where the phase ran in parallel).
+/// Print the recorded phases to standard error: wall time, the processor time
+/// of all threads (above the wall time where the phase ran in parallel), and
+/// the process's peak resident memory when the phase ended.
 pub fn print_timings(total: std::time::Duration) {
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
+    let line = |name: &str, wall: std::time::Duration, usage: Option<Usage>| match usage {
+        Some(u) => eprintln!(
+            "timing: {name:<12} {:>9.1} ms   cpu {:>9.1} ms   peak {:>7.1} MB",
+            ms(wall),
+            ms(u.cpu),
+            u.peak as f64 / 1e6
+        ),
+        None => eprintln!("timing: {name:<12} {:>9.1} ms", ms(wall)),
+    };
     if let Ok(p) = PHASES.lock() {
-        for (name, wall, cpu) in p.iter() {
-            match cpu {
-                Some(cpu) => eprintln!(
-                    "timing: {name:<12} {:>9.1} ms   cpu {:>9.1} ms",
-                    ms(*wall),
-                    ms(*cpu)
-                ),
-                None => eprintln!("timing: {name:<12} {:>9.1} ms", ms(*wall)),
-            }
+        for (name, wall, usage) in p.iter() {
+            line(name, *wall, *usage);
         }
     }
-    match cpu_time() {
-        Some(cpu) => eprintln!(
-            "timing: {:<12} {:>9.1} ms   cpu {:>9.1} ms",
-            "total",
-            ms(total),
-            ms(cpu)
-        ),
-        None => eprintln!("timing: {:<12} {:>9.1} ms", "total", ms(total)),
-    }
+    line("total", total, usage());
 }
 
 /// Load the catalog at `path` and build its model; on read errors, print them and

@@ -246,18 +246,20 @@ impl Model {
             );
         }
 
-        // Channels, and the checks of each bundle on its own: the chain
-        // analyses (one per channel, long for long channels) run alongside the
-        // bundle checks (the bulk of the work, in parallel, keeping the input
-        // order for everything else).
-        let (analyses, facts): (Vec<ChainAnalysis>, Vec<BundleFacts>) = rayon::join(
+        // Bundles are sorted into their packages first; then the chain
+        // analyses (one per channel, long for long channels) run alongside
+        // the making of the bundles (the bulk of the work, in parallel).
+        // Diagnostics keep the order of opm's checks: channels, then bundles.
+        let mut bundle_diags = Vec::new();
+        let sorted = SortedBundles::new(cfg.bundles, &pkgs, &mut bundle_diags);
+        let (analyses, made): (Vec<ChainAnalysis>, Vec<MadeBundles>) = rayon::join(
             || {
                 cfg.channels
                     .par_iter()
                     .map(|c| chain::analyze(&c.entries))
                     .collect()
             },
-            || cfg.bundles.par_iter().map(bundle_facts).collect(),
+            || sorted.make(),
         );
         let mut channels: BTreeMap<String, BTreeMap<String, Channel>> = BTreeMap::new();
         for (c, mut chain) in cfg.channels.into_iter().zip(analyses) {
@@ -340,87 +342,11 @@ impl Model {
         }
 
         // Bundles.
-        // Per package, the input positions of its bundles (bundles are large:
-        // they are moved once, into their package's sorted list).
-        let mut listed: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-        for (i, b) in cfg.bundles.iter().enumerate() {
-            if b.package.is_empty() {
-                diags.push(
-                    Diagnostic::error(format!("package name must be set for bundle {:?}", b.name))
-                        .at(&b.location)
-                        .bundle(&b.name),
-                );
-                continue;
-            }
-            if !pkgs.contains_key(&b.package) {
-                diags.push(
-                    Diagnostic::error(format!(
-                        "unknown package {:?} for bundle {:?}",
-                        b.package, b.name
-                    ))
-                    .at(&b.location)
-                    .package(&b.package)
-                    .bundle(&b.name),
-                );
-                continue;
-            }
-            listed.entry(b.package.as_str()).or_default().push(i);
-        }
-        // Sort by name; of bundles sharing a name the first in input order stays
-        // and the others are reported.
-        let mut orders: Vec<(String, Vec<usize>)> = listed
-            .into_iter()
-            .map(|(package, mut order)| {
-                order.sort_unstable_by(|&a, &b| {
-                    cfg.bundles[a]
-                        .name
-                        .cmp(&cfg.bundles[b].name)
-                        .then(a.cmp(&b))
-                });
-                (package.to_owned(), order)
-            })
-            .collect();
-        // Each bundle is moved once, from the input list (left holding empty
-        // values) into its package's sorted list.
-        let mut input = cfg.bundles;
-        let mut facts = facts;
+        diags.append(&mut bundle_diags);
         let mut bundles: BTreeMap<String, Vec<Bundle>> = BTreeMap::new();
-        for (package, order) in orders.drain(..) {
-            let mut kept: Vec<Bundle> = Vec::with_capacity(order.len());
-            for i in order {
-                let b = std::mem::take(&mut input[i]);
-                let BundleFacts {
-                    values,
-                    version,
-                    release,
-                    diagnostics,
-                } = std::mem::take(&mut facts[i]);
-                if kept.last().is_some_and(|k| k.name == b.name) {
-                    diags.push(
-                        Diagnostic::error(format!(
-                            "package {:?} has duplicate bundle {:?}",
-                            package, b.name
-                        ))
-                        .at(&b.location)
-                        .package(&package)
-                        .bundle(&b.name),
-                    );
-                    continue;
-                }
-                diags.extend(diagnostics);
-                kept.push(Bundle {
-                    name: b.name,
-                    image: b.image,
-                    version,
-                    release,
-                    properties: b.properties,
-                    values,
-                    related_images: b.related_images,
-                    location: b.location,
-                    channels: Vec::new(),
-                });
-            }
-            bundles.insert(package, kept);
+        for m in made {
+            let (package, list) = m.report(&mut diags);
+            bundles.insert(package, list);
         }
 
         // Deprecations.
@@ -515,6 +441,231 @@ impl Model {
         }
         (Model { packages: out }, diags)
     }
+}
+
+/// The bundles of a config that belong to a known package, each package's in
+/// name order, with the problems that dropped the others; see
+/// [`SortedBundles::new`].
+struct SortedBundles {
+    /// The kept bundles, package after package (the package with the most
+    /// first), each package's in name order.
+    bundles: Vec<crate::declcfg::Bundle>,
+    /// The packages, in the order of `bundles`.
+    runs: Vec<PackageRun>,
+}
+
+/// One package's stretch of [`SortedBundles::bundles`].
+struct PackageRun {
+    package: String,
+    len: usize,
+    /// Duplicate-bundle errors, each with how many of the package's bundles
+    /// were kept before it.
+    duplicates: Vec<(usize, Diagnostic)>,
+}
+
+/// One package's bundles, made, with their problems; see [`MadeBundles::report`].
+struct MadeBundles {
+    package: String,
+    bundles: Vec<Bundle>,
+    duplicates: Vec<(usize, Diagnostic)>,
+    /// Each bundle's own problems, by its position in `bundles`, in order.
+    problems: Vec<(usize, Vec<Diagnostic>)>,
+}
+
+impl SortedBundles {
+    /// Sort `input` into its packages in place: bundles without a package or
+    /// of an unknown package are reported in `diags` and dropped; of bundles
+    /// sharing a name, the first in input order stays and the others are
+    /// reported when the package's bundles are.
+    fn new(
+        mut input: Vec<crate::declcfg::Bundle>,
+        pkgs: &BTreeMap<String, Package>,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Self {
+        let mut listed: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        for (i, b) in input.iter().enumerate() {
+            if b.package.is_empty() {
+                diags.push(
+                    Diagnostic::error(format!("package name must be set for bundle {:?}", b.name))
+                        .at(&b.location)
+                        .bundle(&b.name),
+                );
+                continue;
+            }
+            if !pkgs.contains_key(&b.package) {
+                diags.push(
+                    Diagnostic::error(format!(
+                        "unknown package {:?} for bundle {:?}",
+                        b.package, b.name
+                    ))
+                    .at(&b.location)
+                    .package(&b.package)
+                    .bundle(&b.name),
+                );
+                continue;
+            }
+            listed.entry(b.package.as_str()).or_default().push(i);
+        }
+        let mut runs: Vec<(PackageRun, Vec<usize>)> = Vec::with_capacity(listed.len());
+        for (package, mut positions) in listed {
+            positions.sort_unstable_by(|&a, &b| input[a].name.cmp(&input[b].name).then(a.cmp(&b)));
+            let mut kept: Vec<usize> = Vec::with_capacity(positions.len());
+            let mut duplicates = Vec::new();
+            for i in positions {
+                let b = &input[i];
+                if kept.last().is_some_and(|&k| input[k].name == b.name) {
+                    duplicates.push((
+                        kept.len(),
+                        Diagnostic::error(format!(
+                            "package {:?} has duplicate bundle {:?}",
+                            package, b.name
+                        ))
+                        .at(&b.location)
+                        .package(package)
+                        .bundle(&b.name),
+                    ));
+                    continue;
+                }
+                kept.push(i);
+            }
+            let run = PackageRun {
+                package: package.to_owned(),
+                len: kept.len(),
+                duplicates,
+            };
+            runs.push((run, kept));
+        }
+        // The largest package first: it keeps the list all are made in.
+        runs.sort_by(|(a, _), (b, _)| b.len.cmp(&a.len).then_with(|| a.package.cmp(&b.package)));
+        let order: Vec<usize> = runs
+            .iter()
+            .flat_map(|(_, kept)| kept.iter().copied())
+            .collect();
+        let len = order.len();
+        permute(&mut input, order);
+        input.truncate(len);
+        SortedBundles {
+            bundles: input,
+            runs: runs.into_iter().map(|(run, _)| run).collect(),
+        }
+    }
+
+    /// Make every bundle, in parallel, and hand each package its list, in
+    /// package name order.
+    fn make(self) -> Vec<MadeBundles> {
+        let SortedBundles { bundles, runs } = self;
+        let problems = std::sync::Mutex::new(Vec::new());
+        let mut all: Vec<Bundle> = bundles
+            .into_par_iter()
+            .enumerate()
+            .map(|(i, b)| {
+                let (bundle, found) = make_bundle(b);
+                if !found.is_empty() {
+                    problems
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .push((i, found));
+                }
+                bundle
+            })
+            .collect();
+        let mut problems = problems
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        problems.sort_unstable_by_key(|(i, _)| *i);
+        // Each package's stretch, from the last: the tail is split off (the
+        // first package keeps the list).
+        let mut made = Vec::with_capacity(runs.len());
+        let mut end = all.len();
+        for run in runs.into_iter().rev() {
+            let start = end - run.len;
+            let list = if start == 0 {
+                std::mem::take(&mut all)
+            } else {
+                all.split_off(start)
+            };
+            let from = problems.partition_point(|(i, _)| *i < start);
+            let own = problems
+                .drain(from..)
+                .map(|(i, found)| (i - start, found))
+                .collect();
+            made.push(MadeBundles {
+                package: run.package,
+                bundles: list,
+                duplicates: run.duplicates,
+                problems: own,
+            });
+            end = start;
+        }
+        made.sort_by(|a, b| a.package.cmp(&b.package));
+        made
+    }
+}
+
+impl MadeBundles {
+    /// Append the package's problems to `diags` in the order opm meets them:
+    /// bundle by bundle in name order, each bundle's own problems, and a
+    /// duplicate's error where the duplicate comes. Gives the package's name
+    /// and its bundles.
+    fn report(self, diags: &mut Vec<Diagnostic>) -> (String, Vec<Bundle>) {
+        let mut duplicates = self.duplicates.into_iter().peekable();
+        for (k, found) in self.problems {
+            while let Some((_, d)) = duplicates.next_if(|(before, _)| *before <= k) {
+                diags.push(d);
+            }
+            diags.extend(found);
+        }
+        diags.extend(duplicates.map(|(_, d)| d));
+        (self.package, self.bundles)
+    }
+}
+
+/// Reorder `v` in place so that it starts with the elements at the positions
+/// `order` names (each at most once), in that order; the others follow.
+fn permute<T>(v: &mut [T], mut order: Vec<usize>) {
+    let mut placed = vec![false; v.len()];
+    for &i in &order {
+        placed[i] = true;
+    }
+    order.extend((0..v.len()).filter(|&i| !placed[i]));
+    // Position `t` takes the element now at `order[t]`: follow each cycle,
+    // carrying its first element along until the place it belongs.
+    let mut done = placed;
+    done.fill(false);
+    for t in 0..v.len() {
+        let mut at = t;
+        while !done[at] {
+            done[at] = true;
+            let from = order[at];
+            if from == t {
+                break;
+            }
+            v.swap(at, from);
+            at = from;
+        }
+    }
+}
+
+/// A model bundle from a config bundle, with its own problems.
+fn make_bundle(b: crate::declcfg::Bundle) -> (Bundle, Vec<Diagnostic>) {
+    let BundleFacts {
+        values,
+        version,
+        release,
+        diagnostics,
+    } = bundle_facts(&b);
+    let bundle = Bundle {
+        name: b.name,
+        image: b.image,
+        version,
+        release,
+        properties: b.properties,
+        values,
+        related_images: b.related_images,
+        location: b.location,
+        channels: Vec::new(),
+    };
+    (bundle, diagnostics)
 }
 
 /// What one bundle's own content says: its typed properties, version and
@@ -736,4 +887,93 @@ fn go_deprecation(d: &Deprecation) -> String {
         d.package,
         entries.join(" ")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// `permute` puts the named elements first, in the order named, and
+        /// keeps the others, in their order, after them.
+        #[test]
+        fn permute_reorders_in_place(
+            (len, order) in (0usize..40).prop_flat_map(|len| {
+                (Just(len), Just((0..len).collect::<Vec<_>>()).prop_shuffle())
+            }),
+            keep in 0usize..40,
+        ) {
+            let order: Vec<usize> = order.into_iter().take(keep.min(len)).collect();
+            let mut expected: Vec<usize> = order.clone();
+            expected.extend((0..len).filter(|i| !order.contains(i)));
+            let mut v: Vec<usize> = (0..len).collect();
+            permute(&mut v, order);
+            prop_assert_eq!(v, expected);
+        }
+    }
+
+    fn bundle(name: &str, package: &str, version: &str) -> String {
+        format!(
+            r#"{{"schema":"olm.bundle","name":"{name}","package":"{package}","image":"","properties":[{{"type":"olm.package","value":{{"packageName":"{package}","version":"{version}"}}}}]}}"#
+        )
+    }
+
+    /// Problems come package by package (by name), bundle by bundle (by
+    /// name): each bundle's own, and a duplicate's where the duplicate comes.
+    #[test]
+    fn bundle_problems_come_in_package_and_name_order() {
+        let mut docs = vec![
+            r#"{"schema":"olm.package","name":"b"}"#.to_owned(),
+            r#"{"schema":"olm.package","name":"a"}"#.to_owned(),
+        ];
+        for (name, package, version) in [
+            ("b.v2", "b", "bad-2"),
+            ("a.v3", "a", "3.0.0"),
+            ("a.v1", "a", "bad-1"),
+            ("a.v1", "a", "1.0.0"),
+            ("a.v2", "a", "bad-2"),
+            ("a.v3", "a", "bad-3b"),
+            ("x.v1", "x", "1.0.0"),
+            ("b.v1", "b", "1.0.0"),
+        ] {
+            docs.push(bundle(name, package, version));
+        }
+        let loaded = crate::load::load_bytes("c.json", docs.join("\n").as_bytes());
+        assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
+        let (model, diags) = Model::build(loaded.config);
+        let seen: Vec<String> = diags
+            .iter()
+            .filter(|d| d.message.contains("bundle"))
+            .filter(|d| !d.message.contains("not found in any channel"))
+            .map(|d| {
+                let first = d.message.split(':').next().unwrap_or_default().to_owned();
+                format!("{first} @{}", d.location.as_ref().map_or(0, |l| l.line))
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                "unknown package \"x\" for bundle \"x.v1\" @9",
+                "error parsing bundle \"a.v1\" version \"bad-1\" @5",
+                "package \"a\" has duplicate bundle \"a.v1\" @6",
+                "error parsing bundle \"a.v2\" version \"bad-2\" @7",
+                "package \"a\" has duplicate bundle \"a.v3\" @8",
+                "error parsing bundle \"b.v2\" version \"bad-2\" @3",
+            ]
+        );
+        let names = |p: &str| -> Vec<String> {
+            model
+                .package(p)
+                .map(|p| p.bundles.iter().map(|b| b.name.clone()).collect())
+                .unwrap_or_default()
+        };
+        assert_eq!(names("a"), ["a.v1", "a.v2", "a.v3"]);
+        assert_eq!(names("b"), ["b.v1", "b.v2"]);
+        let a = model.package("a").and_then(|p| p.bundle("a.v3"));
+        assert_eq!(
+            a.and_then(|b| b.version.as_ref()).map(|v| v.to_string()),
+            Some("3.0.0".into())
+        );
+    }
 }
