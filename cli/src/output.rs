@@ -191,6 +191,7 @@ pub fn load_model(
     path: &std::path::Path,
     package: Option<&str>,
 ) -> Result<Option<olmsat_graph::model::Model>, olmsat_graph::load::LoadError> {
+    use olmsat_graph::load::blob::BundleReading;
     use olmsat_graph::load::{load_bytes_selected, load_path_selected, Select};
     // Standard input can be read only once: keep it for a second, full load.
     let stdin = if path.as_os_str() == "-" {
@@ -203,14 +204,14 @@ pub fn load_model(
         None => load_path_selected(path, select),
     };
     crate::memory::fit_to_input([path]);
-    let loaded = timed("read+parse", || match package {
-        None => load(&Select::All),
+    let (loaded, reading) = timed("read+parse", || match package {
+        None => load(&Select::All).map(|l| (l, BundleReading::Full)),
         Some(name) => {
             let only = load(&Select::PackageGraph(name.to_owned()))?;
             if only.config.packages.iter().any(|p| p.name == name) {
-                Ok(only)
+                Ok((only, BundleReading::Graph))
             } else {
-                load(&Select::All)
+                load(&Select::All).map(|l| (l, BundleReading::Full))
             }
         }
     })?;
@@ -225,6 +226,9 @@ pub fn load_model(
         return Ok(None);
     }
     Ok(Some(
-        timed("model", || olmsat_graph::model::Model::build(loaded.config)).0,
+        timed("model", || {
+            olmsat_graph::model::Model::build_reading(loaded.config, reading)
+        })
+        .0,
     ))
 }

@@ -17,6 +17,7 @@ use crate::declcfg::{
     schema, ChannelEntry, DeclarativeConfig, Deprecation, Icon, Property, RelatedImage,
 };
 use crate::diagnostic::Diagnostic;
+use crate::load::blob::BundleReading;
 use crate::location::Location;
 use crate::name_index::NameIndex;
 use crate::property::{self, PropertyValue};
@@ -200,6 +201,19 @@ impl Model {
     /// Build the model from a loaded config, reporting every problem opm's
     /// `ConvertToModel` checks (with its texts) instead of stopping at the first.
     pub fn build(cfg: DeclarativeConfig) -> (Model, Vec<Diagnostic>) {
+        Self::build_reading(cfg, BundleReading::Full)
+    }
+
+    /// [`Model::build`] for a config whose bundles were loaded as `reading`
+    /// says. After a [`BundleReading::Graph`] reading, each bundle's
+    /// `olm.package` property is read (its version and release, and its
+    /// problems, as usual) and then dropped: the bundle keeps only its
+    /// `olm.deprecated` property, which with the version is all upgrade
+    /// graphs use, and a large catalog's model takes less memory.
+    pub fn build_reading(
+        cfg: DeclarativeConfig,
+        reading: BundleReading,
+    ) -> (Model, Vec<Diagnostic>) {
         let mut diags = Vec::new();
         let mut pkgs: BTreeMap<String, Package> = BTreeMap::new();
         for p in cfg.packages {
@@ -259,7 +273,7 @@ impl Model {
                     .map(|c| chain::analyze(&c.entries))
                     .collect()
             },
-            || sorted.make(),
+            || sorted.make(reading),
         );
         let mut channels: BTreeMap<String, BTreeMap<String, Channel>> = BTreeMap::new();
         for (c, mut chain) in cfg.channels.into_iter().zip(analyses) {
@@ -552,14 +566,14 @@ impl SortedBundles {
 
     /// Make every bundle, in parallel, and hand each package its list, in
     /// package name order.
-    fn make(self) -> Vec<MadeBundles> {
+    fn make(self, reading: BundleReading) -> Vec<MadeBundles> {
         let SortedBundles { bundles, runs } = self;
         let problems = std::sync::Mutex::new(Vec::new());
         let mut all: Vec<Bundle> = bundles
             .into_par_iter()
             .enumerate()
             .map(|(i, b)| {
-                let (bundle, found) = make_bundle(b);
+                let (bundle, found) = make_bundle(b, reading);
                 if !found.is_empty() {
                     problems
                         .lock()
@@ -647,19 +661,28 @@ fn permute<T>(v: &mut [T], mut order: Vec<usize>) {
 }
 
 /// A model bundle from a config bundle, with its own problems.
-fn make_bundle(b: crate::declcfg::Bundle) -> (Bundle, Vec<Diagnostic>) {
+fn make_bundle(b: crate::declcfg::Bundle, reading: BundleReading) -> (Bundle, Vec<Diagnostic>) {
     let BundleFacts {
-        values,
+        mut values,
         version,
         release,
         diagnostics,
     } = bundle_facts(&b);
+    let mut properties = b.properties;
+    let is_package = |v: &PropertyValue| matches!(v, PropertyValue::Package { .. });
+    if reading == BundleReading::Graph && values.iter().any(is_package) {
+        (properties, values) = properties
+            .into_iter()
+            .zip(values)
+            .filter(|(_, v)| !is_package(v))
+            .unzip();
+    }
     let bundle = Bundle {
         name: b.name,
         image: b.image,
         version,
         release,
-        properties: b.properties,
+        properties,
         values,
         related_images: b.related_images,
         location: b.location,

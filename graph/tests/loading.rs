@@ -332,6 +332,34 @@ fn graph_reading_keeps_versions_and_checks_what_it_reads() {
             .as_deref(),
         Some("2.0.0")
     );
+    // Built for graphs, the model keeps the versions and the legacy mark but
+    // not the olm.package property; its problems are still reported.
+    use olmsat_graph::load::blob::BundleReading;
+    let broken = text.replace("\"version\":\"2.0.0\"", "\"version\":\"two\"");
+    let lean = load_bytes_selected(
+        "c.json",
+        broken.as_bytes(),
+        &Select::PackageGraph("a".into()),
+    );
+    let (model, diags) = Model::build_reading(lean.config, BundleReading::Graph);
+    let p = model.package("a").unwrap();
+    let v1 = p.bundle("a.v1").unwrap();
+    assert_eq!(
+        v1.version.as_ref().map(ToString::to_string).as_deref(),
+        Some("1.0.0")
+    );
+    assert!(v1.legacy_deprecated());
+    let types: Vec<&str> = v1.properties.iter().map(|p| p.type_.as_str()).collect();
+    assert_eq!(types, ["olm.deprecated"]);
+    assert_eq!(v1.values.len(), 1);
+    let v2 = p.bundle("a.v2").unwrap();
+    assert!(v2.version.is_none() && v2.properties.is_empty() && v2.values.is_empty());
+    assert!(
+        diags.iter().any(|d| d
+            .message
+            .starts_with("error parsing bundle \"a.v2\" version \"two\"")),
+        "{diags:?}"
+    );
     // Properties are read, so their problems are still errors, worded as the
     // full reader words them.
     for broken in [

@@ -40,6 +40,8 @@ pub enum BundleReading {
     /// which every item's `type` and `value` are checked but only `olm.package`
     /// (the version) and `olm.deprecated` are kept. `image` and
     /// `relatedImages` are neither read nor kept (the bundle's image is empty).
+    /// [`Model::build_reading`](crate::model::Model::build_reading) then keeps
+    /// the version but drops the `olm.package` property.
     Graph,
 }
 
