@@ -301,38 +301,45 @@ impl<'m> ChannelGraph<'m> {
             .filter_map(|j| graph[NodeIndex::new(j)].version.map(|v| (v, j)))
             .collect();
         by_version.sort_by(|a, b| crate::version::compare(a.0, b.0).then(a.1.cmp(&b.1)));
-        let mut matched: Vec<usize> = Vec::new();
-        let mut range_edges = 0usize;
+        // Each range's sources, range after range, found before any edge is
+        // added, so that the edge list grows once, to its final size.
+        let mut sources: Vec<usize> = Vec::new();
+        let mut per_range: Vec<usize> = Vec::with_capacity(ranges.len());
         let mut too_many_edges = false;
-        for (i, range) in &ranges {
-            let to = NodeIndex::new(*i);
-            let declared_by = &entries[*i];
-            matched.clear();
+        for (_, range) in &ranges {
+            let from = sources.len();
             for group in range.groups() {
                 let (start, end) = candidate_slice(&by_version, group);
-                matched.extend(
+                sources.extend(
                     by_version[start..end]
                         .iter()
                         .filter(|(v, _)| range.matches(v))
                         .map(|(_, j)| *j),
                 );
             }
-            matched.sort_unstable();
-            matched.dedup();
-            range_edges += matched.len();
-            if range_edges > max_range_edges {
+            sources[from..].sort_unstable();
+            let kept = dedup_sorted(&mut sources, from);
+            if sources.len() > max_range_edges {
                 too_many_edges = true;
                 break;
             }
-            for &j in &matched {
-                graph.add_edge(
-                    NodeIndex::new(j),
-                    to,
-                    Edge {
-                        kind: EdgeKind::SkipRange,
-                        declared_by,
-                    },
-                );
+            per_range.push(kept);
+        }
+        if !too_many_edges {
+            graph.reserve_exact_edges(sources.len());
+            let mut next = sources.iter();
+            for ((i, _), &count) in ranges.iter().zip(&per_range) {
+                let declared_by = &entries[*i];
+                for &j in next.by_ref().take(count) {
+                    graph.add_edge(
+                        NodeIndex::new(j),
+                        NodeIndex::new(*i),
+                        Edge {
+                            kind: EdgeKind::SkipRange,
+                            declared_by,
+                        },
+                    );
+                }
             }
         }
         ChannelGraph {
@@ -485,6 +492,20 @@ impl<'m> ChannelGraph<'m> {
             n.index(),
         )
     }
+}
+
+/// Remove repeated values from the sorted tail `v[from..]`; gives how many
+/// stay there.
+fn dedup_sorted(v: &mut Vec<usize>, from: usize) -> usize {
+    let mut kept = from;
+    for k in from..v.len() {
+        if kept == from || v[kept - 1] != v[k] {
+            v[kept] = v[k];
+            kept += 1;
+        }
+    }
+    v.truncate(kept);
+    kept - from
 }
 
 /// The part of `sorted` (ascending by version) that can satisfy every comparator
