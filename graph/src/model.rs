@@ -378,32 +378,21 @@ impl Model {
             let mut missing: BTreeSet<&str> = BTreeSet::new();
             let mut first_missing: Option<&Location> = None;
             for ch in chans.values_mut() {
-                ch.entry_bundles = ch
-                    .entries
-                    .iter()
-                    .map(|e| index.find(&pbundles, |b| &b.name, &e.name))
-                    .collect();
+                let find = |e: &ChannelEntry| index.find(&pbundles, |b| &b.name, &e.name);
+                ch.entry_bundles = if ch.entries.len() >= PARALLEL_ITEMS {
+                    ch.entries.par_iter().map(find).collect()
+                } else {
+                    ch.entries.iter().map(find).collect()
+                };
             }
-            // Each bundle's channel list, allocated at its final size.
-            let mut memberships = vec![0u32; pbundles.len()];
-            for &i in chans
-                .values()
-                .flat_map(|ch| ch.entry_bundles.iter().flatten())
-            {
-                memberships[i] = memberships[i].saturating_add(1);
-            }
-            for (b, &n) in pbundles.iter_mut().zip(&memberships) {
-                b.channels.reserve_exact(n as usize);
-            }
+            link_channels(&mut pbundles, &chans);
             for ch in chans.values() {
-                for (e, &bundle) in ch.entries.iter().zip(&ch.entry_bundles) {
-                    match bundle {
-                        Some(i) => pbundles[i].channels.push(ch.name.clone()),
-                        None => {
-                            if missing.insert(e.name.as_str()) && first_missing.is_none() {
-                                first_missing = Some(&e.location);
-                            }
-                        }
+                for (e, bundle) in ch.entries.iter().zip(&ch.entry_bundles) {
+                    if bundle.is_none()
+                        && missing.insert(e.name.as_str())
+                        && first_missing.is_none()
+                    {
+                        first_missing = Some(&e.location);
                     }
                 }
             }
@@ -454,6 +443,46 @@ impl Model {
             out.push(pkg);
         }
         (Model { packages: out }, diags)
+    }
+}
+
+/// Lists at least this long are worked through on all threads.
+const PARALLEL_ITEMS: usize = 4096;
+
+/// Give each bundle the names of the channels that list it, in channel name
+/// order, each list allocated at its final size (on all threads for large
+/// packages).
+fn link_channels(bundles: &mut [Bundle], chans: &BTreeMap<String, Channel>) {
+    // The channels of bundle `i` are `listed[start[i]..start[i + 1]]`.
+    let mut start = vec![0usize; bundles.len() + 1];
+    for &i in chans
+        .values()
+        .flat_map(|ch| ch.entry_bundles.iter().flatten())
+    {
+        start[i + 1] += 1;
+    }
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    let mut next = start.clone();
+    let mut listed = vec![0usize; start[bundles.len()]];
+    for (c, ch) in chans.values().enumerate() {
+        for &i in ch.entry_bundles.iter().flatten() {
+            listed[next[i]] = c;
+            next[i] += 1;
+        }
+    }
+    let names: Vec<&String> = chans.keys().collect();
+    let fill = |(i, b): (usize, &mut Bundle)| {
+        b.channels = listed[start[i]..start[i + 1]]
+            .iter()
+            .map(|&c| names[c].clone())
+            .collect();
+    };
+    if bundles.len() >= PARALLEL_ITEMS {
+        bundles.par_iter_mut().enumerate().for_each(fill);
+    } else {
+        bundles.iter_mut().enumerate().for_each(fill);
     }
 }
 
