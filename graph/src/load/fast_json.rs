@@ -74,10 +74,13 @@ struct ChannelText<'a> {
 struct EntryText<'a> {
     name: &'a str,
     replaces: &'a str,
-    skips: Range<usize>,
+    /// Its skips in [`ChannelText::skips`].
+    skips: Range<u32>,
     skip_range: &'a str,
-    /// 1-based file line of the entry.
-    line: u32,
+    /// Where the entry starts in the piece (files are at most
+    /// [`MAX_FILE_BYTES`](super::MAX_FILE_BYTES) long) until the document is
+    /// read, then its 1-based file line.
+    at: u32,
 }
 
 /// Read the document starting at `start` (a `{`) of `piece`, which begins at
@@ -95,7 +98,7 @@ pub(crate) fn read<'a>(
         b: piece.as_bytes(),
         i: start,
     };
-    let (doc, offsets) = r.document()?;
+    let doc = r.document()?;
     // Entry lines are counted only once the whole document is known to be read
     // here, so a declined document leaves the counter where it was.
     let doc = match doc {
@@ -104,8 +107,8 @@ pub(crate) fn read<'a>(
             kind: FastKind::Bundle(b),
         },
         Parsed::Channel(package, mut c) => {
-            for (e, off) in c.entries.iter_mut().zip(offsets) {
-                e.line = lines.line_col(base + off).0;
+            for e in &mut c.entries {
+                e.at = lines.line_col(base + e.at as usize).0;
             }
             FastDoc {
                 package,
@@ -154,12 +157,12 @@ impl FastDoc<'_> {
                     .map(|e| ChannelEntry {
                         name: e.name.to_owned(),
                         replaces: non_empty(e.replaces),
-                        skips: c.skips[e.skips.clone()]
+                        skips: c.skips[e.skips.start as usize..e.skips.end as usize]
                             .iter()
                             .map(|s| (*s).to_owned())
                             .collect(),
                         skip_range: non_empty(e.skip_range),
-                        location: loc.at(e.line, 0),
+                        location: loc.at(e.at, 0),
                     })
                     .collect();
                 Ok(Blob::Channel(Channel {
@@ -221,8 +224,8 @@ struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
-    /// The document, with the piece offset of each channel entry.
-    fn document(&mut self) -> Option<(Parsed<'a>, Vec<usize>)> {
+    /// The document (each channel entry with its piece offset).
+    fn document(&mut self) -> Option<Parsed<'a>> {
         self.expect(b'{')?;
         if self.key()? != "schema" {
             return None;
@@ -245,24 +248,23 @@ impl<'a> Reader<'a> {
                         _ => return None,
                     }
                 }
-                Some((Parsed::Bundle(package, b), Vec::new()))
+                Some(Parsed::Bundle(package, b))
             }
             "olm.channel" => {
                 let mut c = ChannelText::default();
-                let mut offsets = Vec::new();
                 while self.more_members()? {
                     match self.key()? {
                         "name" => c.name = self.once(&mut seen, 0, Self::plain)?,
                         "package" => package = self.once(&mut seen, 1, Self::plain)?,
                         "entries" => {
                             seen.first(2)?;
-                            self.entries(&mut c, &mut offsets)?;
+                            self.entries(&mut c)?;
                         }
                         "properties" => c.properties = self.once(&mut seen, 3, Self::properties)?,
                         _ => return None,
                     }
                 }
-                Some((Parsed::Channel(package, c), offsets))
+                Some(Parsed::Channel(package, c))
             }
             _ => None,
         }
@@ -383,20 +385,20 @@ impl<'a> Reader<'a> {
     }
 
     /// `[ {"name": ..., "replaces": ..., "skips": [...], "skipRange": ...}, ... ]`
-    fn entries(&mut self, c: &mut ChannelText<'a>, offsets: &mut Vec<usize>) -> Option<()> {
+    fn entries(&mut self, c: &mut ChannelText<'a>) -> Option<()> {
         self.expect(b'[')?;
         if self.closes_at_once(b']')? {
             return Some(());
         }
         loop {
             self.expect(b'{')?;
-            offsets.push(self.i - 1);
+            let skips = u32::try_from(c.skips.len()).ok()?;
             let mut e = EntryText {
                 name: "",
                 replaces: "",
-                skips: c.skips.len()..c.skips.len(),
+                skips: skips..skips,
                 skip_range: "",
-                line: 0,
+                at: u32::try_from(self.i - 1).ok()?,
             };
             let mut seen = Seen(0);
             if !self.closes_at_once(b'}')? {
@@ -406,7 +408,7 @@ impl<'a> Reader<'a> {
                         "replaces" => e.replaces = self.once(&mut seen, 1, Self::plain)?,
                         "skips" => {
                             seen.first(2)?;
-                            let from = c.skips.len();
+                            let from = e.skips.start;
                             self.expect(b'[')?;
                             if !self.closes_at_once(b']')? {
                                 loop {
@@ -416,7 +418,7 @@ impl<'a> Reader<'a> {
                                     }
                                 }
                             }
-                            e.skips = from..c.skips.len();
+                            e.skips = from..u32::try_from(c.skips.len()).ok()?;
                         }
                         "skipRange" => e.skip_range = self.once(&mut seen, 3, Self::plain)?,
                         _ => return None,

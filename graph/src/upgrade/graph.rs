@@ -297,9 +297,10 @@ impl<'m> ChannelGraph<'m> {
         }
         // Entries by version, so each range only looks at the versions its bounds
         // allow (a binary search per comparator group) instead of every entry.
-        let mut by_version: Vec<(&semver::Version, usize)> = (0..entries.len())
-            .filter_map(|j| graph[NodeIndex::new(j)].version.map(|v| (v, j)))
-            .collect();
+        let mut by_version: Vec<(&semver::Version, usize)> = Vec::with_capacity(entries.len());
+        by_version.extend(
+            (0..entries.len()).filter_map(|j| graph[NodeIndex::new(j)].version.map(|v| (v, j))),
+        );
         by_version.sort_by(|a, b| crate::version::compare(a.0, b.0).then(a.1.cmp(&b.1)));
         // Each range's sources, range after range, found before any edge is
         // added, so that the edge list grows once, to its final size.
