@@ -472,26 +472,65 @@ impl PieceBlobs {
             }
             return;
         }
-        let total = |len: fn(&DeclarativeConfig) -> usize| -> usize {
-            pieces.iter().map(|p| len(&p.config)).sum()
-        };
-        config.packages.reserve_exact(total(|c| c.packages.len()));
-        config.channels.reserve_exact(total(|c| c.channels.len()));
-        config.bundles.reserve_exact(total(|c| c.bundles.len()));
-        config
-            .deprecations
-            .reserve_exact(total(|c| c.deprecations.len()));
-        config.others.reserve_exact(total(|c| c.others.len()));
-        for mut p in pieces {
-            config.packages.append(&mut p.config.packages);
-            config.channels.append(&mut p.config.channels);
-            config.bundles.append(&mut p.config.bundles);
-            config.deprecations.append(&mut p.config.deprecations);
-            config.others.append(&mut p.config.others);
-            out.diagnostics.append(&mut p.diagnostics);
+        let mut lists: Vec<DeclarativeConfig> = Vec::with_capacity(pieces.len());
+        for p in pieces {
+            lists.push(p.config);
+            out.diagnostics.extend(p.diagnostics);
         }
+        /// One list of every piece.
+        fn take<T>(
+            lists: &mut [DeclarativeConfig],
+            list: fn(&mut DeclarativeConfig) -> &mut Vec<T>,
+        ) -> Vec<Vec<T>> {
+            lists.iter_mut().map(|c| std::mem::take(list(c))).collect()
+        }
+        let joined = DeclarativeConfig {
+            packages: concat(take(&mut lists, |c| &mut c.packages)),
+            channels: concat(take(&mut lists, |c| &mut c.channels)),
+            bundles: concat(take(&mut lists, |c| &mut c.bundles)),
+            deprecations: concat(take(&mut lists, |c| &mut c.deprecations)),
+            others: concat(take(&mut lists, |c| &mut c.others)),
+        };
+        config.merge(joined);
     }
 }
+
+/// The lists one after another, in one list made at its final size. Long
+/// lists are moved on all threads, each piece into its own stretch: the
+/// memory of a large catalog's blobs is then first touched by both cores.
+fn concat<T: Send>(lists: Vec<Vec<T>>) -> Vec<T> {
+    let total: usize = lists.iter().map(Vec::len).sum();
+    let mut out: Vec<T> = Vec::with_capacity(total);
+    if total < PARALLEL_JOIN_ITEMS {
+        for mut l in lists {
+            out.append(&mut l);
+        }
+        return out;
+    }
+    let mut rest = &mut out.spare_capacity_mut()[..total];
+    let mut stretches = Vec::with_capacity(lists.len());
+    for l in &lists {
+        let (stretch, tail) = rest.split_at_mut(l.len());
+        stretches.push(stretch);
+        rest = tail;
+    }
+    stretches
+        .into_par_iter()
+        .zip(lists.into_par_iter())
+        .for_each(|(stretch, list)| {
+            for (slot, item) in stretch.iter_mut().zip(list) {
+                slot.write(item);
+            }
+        });
+    // SAFETY: the stretches cover the first `total` slots, one per list, each
+    // as long as its list, and every slot of a stretch was written with an
+    // item of its list above.
+    unsafe { out.set_len(total) };
+    out
+}
+
+/// Lists joined from pieces are moved on all threads from this many items.
+const PARALLEL_JOIN_ITEMS: usize = 4096;
 
 /// `bytes` as text, when they are UTF-8 without NUL bytes. Large inputs are
 /// checked in pieces on all threads (the first pass over a mapped file also
@@ -905,6 +944,36 @@ fn yaml_error(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Joining keeps every item, in order, on the sequential and the parallel
+    /// path alike (items that own memory, so a lost or doubled one would show).
+    #[test]
+    fn concat_keeps_every_item_in_order() {
+        for sizes in [
+            vec![],
+            vec![0, 0],
+            vec![3, 0, 5],
+            vec![PARALLEL_JOIN_ITEMS, 1, 0, 77],
+            vec![0, 2 * PARALLEL_JOIN_ITEMS + 3, 5],
+        ] {
+            let mut next = 0;
+            let lists: Vec<Vec<String>> = sizes
+                .iter()
+                .map(|&n| {
+                    (0..n)
+                        .map(|_| {
+                            next += 1;
+                            format!("item {next}")
+                        })
+                        .collect()
+                })
+                .collect();
+            let expected: Vec<String> = lists.iter().flatten().cloned().collect();
+            let joined = concat(lists);
+            assert_eq!(joined, expected, "{sizes:?}");
+            assert_eq!(joined.capacity(), expected.len(), "{sizes:?}");
+        }
+    }
 
     /// A JSON stream of `n` pretty-printed documents, some holding an object that
     /// starts a line (the case the parallel reader must not split at).
