@@ -439,23 +439,17 @@ fn emit_lines<T: Sync>(
         return;
     }
     let window = PIECE_ITEMS * 4 * rayon::current_num_threads().max(1);
-    // Each piece starts with room for as much text as the longest piece of
-    // the window before (the pieces of a list are alike), instead of growing
-    // (and copying) its way there.
-    let mut room = 0;
     for batch in items.chunks(window) {
         let pieces: Vec<String> = batch
             .par_chunks(PIECE_ITEMS)
             .map(|chunk| {
-                let (mut text, mut scratch) = (String::with_capacity(room), String::new());
+                let (mut text, mut scratch) = (String::new(), String::new());
                 for item in chunk {
                     line(&mut text, &mut scratch, item);
                 }
                 text
             })
             .collect();
-        room = pieces.iter().map(String::len).max().unwrap_or(0);
-        room += room / 8;
         for piece in pieces {
             if out.is_empty() {
                 *out = piece;
