@@ -127,6 +127,10 @@ pub struct InvalidRange<'m> {
     pub error: RangeError,
 }
 
+/// Channels with at least this many entries parse their skipRanges on another
+/// thread while the graph's nodes and edges are added.
+const PARALLEL_RANGES_ENTRIES: usize = 4096;
+
 /// The most `skipRange` edges one channel graph holds. Ranges that each match
 /// every earlier version make the edge count grow with the square of the
 /// channel's length (a 100,000-entry channel would need 5·10⁹ edges); past this
@@ -233,66 +237,89 @@ impl<'m> ChannelGraph<'m> {
                 legacy_deprecated: bundle.is_some_and(Bundle::legacy_deprecated),
             }
         };
-        for (i, e) in entries.iter().enumerate() {
-            graph.add_node(node_for(&e.name, Presence::Entry(i), chain_position[i]));
-        }
-        let mut intern = |graph: &mut DiGraph<Node<'m>, Edge<'m>>, name: &'m str| -> NodeIndex {
-            if let Some(i) = entry_index.find(entries, |e| &e.name, name) {
-                return NodeIndex::new(i);
+        // The skipRanges are parsed (for a long channel, on another thread)
+        // while the nodes and edges are added.
+        let parse_ranges = || -> Vec<(usize, Result<Range, RangeError>)> {
+            entries
+                .iter()
+                .enumerate()
+                .filter_map(|(i, e)| e.skip_range.as_deref().map(|t| (i, Range::parse(t))))
+                .collect()
+        };
+        let mut add_nodes_and_edges = || {
+            for (i, e) in entries.iter().enumerate() {
+                graph.add_node(node_for(&e.name, Presence::Entry(i), chain_position[i]));
             }
-            *externals.entry(name).or_insert_with(|| {
-                let presence = if package.bundle(name).is_some() {
-                    Presence::OtherChannel
-                } else {
-                    Presence::Missing
+            let mut intern =
+                |graph: &mut DiGraph<Node<'m>, Edge<'m>>, name: &'m str| -> NodeIndex {
+                    if let Some(i) = entry_index.find(entries, |e| &e.name, name) {
+                        return NodeIndex::new(i);
+                    }
+                    *externals.entry(name).or_insert_with(|| {
+                        let presence = if package.bundle(name).is_some() {
+                            Presence::OtherChannel
+                        } else {
+                            Presence::Missing
+                        };
+                        graph.add_node(node_for(name, presence, None))
+                    })
                 };
-                graph.add_node(node_for(name, presence, None))
-            })
+            let mut seen_skips: HashSet<NodeIndex> = HashSet::new();
+            for (i, e) in entries.iter().enumerate() {
+                let to = NodeIndex::new(i);
+                if let Some(r) = e.replaces.as_deref() {
+                    // The analysis found the entry most `replaces` name.
+                    let from = match chain.replaced.get(i) {
+                        Some(&Some(j))
+                            if indexed && entries.get(j).is_some_and(|t| t.name == r) =>
+                        {
+                            NodeIndex::new(j)
+                        }
+                        _ => intern(&mut graph, r),
+                    };
+                    graph.add_edge(
+                        from,
+                        to,
+                        Edge {
+                            kind: EdgeKind::Replaces,
+                            declared_by: e,
+                        },
+                    );
+                }
+                if !e.skips.is_empty() {
+                    seen_skips.clear();
+                }
+                for s in &e.skips {
+                    let from = intern(&mut graph, s);
+                    if !seen_skips.insert(from) {
+                        continue;
+                    }
+                    graph.add_edge(
+                        from,
+                        to,
+                        Edge {
+                            kind: EdgeKind::Skips,
+                            declared_by: e,
+                        },
+                    );
+                }
+            }
+        };
+        let parsed = if entries.len() >= PARALLEL_RANGES_ENTRIES {
+            rayon::join(parse_ranges, add_nodes_and_edges).0
+        } else {
+            add_nodes_and_edges();
+            parse_ranges()
         };
         let mut ranges = Vec::new();
         let mut invalid_ranges = Vec::new();
-        let mut seen_skips: HashSet<NodeIndex> = HashSet::new();
-        for (i, e) in entries.iter().enumerate() {
-            let to = NodeIndex::new(i);
-            if let Some(r) = e.replaces.as_deref() {
-                // The analysis found the entry most `replaces` name.
-                let from = match chain.replaced.get(i) {
-                    Some(&Some(j)) if indexed && entries.get(j).is_some_and(|t| t.name == r) => {
-                        NodeIndex::new(j)
-                    }
-                    _ => intern(&mut graph, r),
-                };
-                graph.add_edge(
-                    from,
-                    to,
-                    Edge {
-                        kind: EdgeKind::Replaces,
-                        declared_by: e,
-                    },
-                );
-            }
-            if !e.skips.is_empty() {
-                seen_skips.clear();
-            }
-            for s in &e.skips {
-                let from = intern(&mut graph, s);
-                if !seen_skips.insert(from) {
-                    continue;
-                }
-                graph.add_edge(
-                    from,
-                    to,
-                    Edge {
-                        kind: EdgeKind::Skips,
-                        declared_by: e,
-                    },
-                );
-            }
-            if let Some(text) = e.skip_range.as_deref() {
-                match Range::parse(text) {
-                    Ok(r) => ranges.push((i, r)),
-                    Err(error) => invalid_ranges.push(InvalidRange { entry: e, error }),
-                }
+        for (i, parsed) in parsed {
+            match parsed {
+                Ok(r) => ranges.push((i, r)),
+                Err(error) => invalid_ranges.push(InvalidRange {
+                    entry: &entries[i],
+                    error,
+                }),
             }
         }
         // Entries by version, so each range only looks at the versions its bounds
