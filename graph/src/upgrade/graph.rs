@@ -127,9 +127,87 @@ pub struct InvalidRange<'m> {
     pub error: RangeError,
 }
 
-/// Channels with at least this many entries parse their skipRanges on another
-/// thread while the graph's nodes and edges are added.
+/// Channels with at least this many entries parse and match their skipRanges
+/// on another thread while the graph's entry nodes are added.
 const PARALLEL_RANGES_ENTRIES: usize = 4096;
+
+/// A channel's skipRanges, parsed, and the entries each one matches.
+struct RangeSources<'m> {
+    /// The ranges that parse: (entry index, range).
+    ranges: Vec<(usize, Range)>,
+    /// The ranges that do not.
+    invalid_ranges: Vec<InvalidRange<'m>>,
+    /// Each range's source entries (ascending, without repeats), range after
+    /// range; incomplete when `too_many_edges`.
+    sources: Vec<usize>,
+    /// How many of `sources` each range has.
+    per_range: Vec<usize>,
+    /// The sources passed the bound.
+    too_many_edges: bool,
+}
+
+impl<'m> RangeSources<'m> {
+    /// Parse the skipRanges of `entries` and find, for each, the entries
+    /// whose version (that of their bundle, `entry_bundle`) it contains,
+    /// stopping once there are more than `max_edges`.
+    fn find(
+        entries: &'m [ChannelEntry],
+        entry_bundle: impl Fn(usize) -> Option<&'m Bundle>,
+        max_edges: usize,
+    ) -> Self {
+        let mut ranges = Vec::new();
+        let mut invalid_ranges = Vec::new();
+        for (i, e) in entries.iter().enumerate() {
+            if let Some(text) = e.skip_range.as_deref() {
+                match Range::parse(text) {
+                    Ok(r) => ranges.push((i, r)),
+                    Err(error) => invalid_ranges.push(InvalidRange { entry: e, error }),
+                }
+            }
+        }
+        let mut found = RangeSources {
+            per_range: Vec::with_capacity(ranges.len()),
+            ranges,
+            invalid_ranges,
+            sources: Vec::new(),
+            too_many_edges: false,
+        };
+        if found.ranges.is_empty() {
+            return found;
+        }
+        // Entries by version, so each range only looks at the versions its
+        // bounds allow (a binary search per comparator group) instead of every
+        // entry.
+        let mut by_version: Vec<(&semver::Version, usize)> = Vec::with_capacity(entries.len());
+        by_version.extend((0..entries.len()).filter_map(|j| {
+            entry_bundle(j)
+                .and_then(|b| b.version.as_ref())
+                .map(|v| (v, j))
+        }));
+        by_version.sort_by(|a, b| crate::version::compare(a.0, b.0).then(a.1.cmp(&b.1)));
+        let sources = &mut found.sources;
+        for (_, range) in &found.ranges {
+            let from = sources.len();
+            for group in range.groups() {
+                let (start, end) = candidate_slice(&by_version, group);
+                sources.extend(
+                    by_version[start..end]
+                        .iter()
+                        .filter(|(v, _)| range.matches(v))
+                        .map(|(_, j)| *j),
+                );
+            }
+            sources[from..].sort_unstable();
+            let kept = dedup_sorted(sources, from);
+            if sources.len() > max_edges {
+                found.too_many_edges = true;
+                break;
+            }
+            found.per_range.push(kept);
+        }
+        found
+    }
+}
 
 /// The most `skipRange` edges one channel graph holds. Ranges that each match
 /// every earlier version make the edge count grow with the square of the
@@ -188,16 +266,6 @@ impl<'m> ChannelGraph<'m> {
     ) -> ChannelGraph<'m> {
         let entries = &channel.entries;
         let chain: &ChainAnalysis = &channel.chain;
-        // Room for every `replaces` and `skips` edge, and one per skipRange.
-        let edges = entries
-            .iter()
-            .map(|e| {
-                usize::from(e.replaces.is_some())
-                    + e.skips.len()
-                    + usize::from(e.skip_range.is_some())
-            })
-            .sum();
-        let mut graph: DiGraph<Node<'m>, Edge<'m>> = DiGraph::with_capacity(entries.len(), edges);
         // The channel's analysis indexed its entries; a channel built some
         // other way is indexed here.
         let indexed = chain.index.covers(entries);
@@ -208,7 +276,13 @@ impl<'m> ChannelGraph<'m> {
         };
         let entry_bundles = (channel.entry_bundles.len() == entries.len())
             .then_some(channel.entry_bundles.as_slice());
-        let mut externals: HashMap<&'m str, NodeIndex> = HashMap::new();
+        // The package's bundle of entry `i`.
+        let entry_bundle = |i: usize| -> Option<&'m Bundle> {
+            match entry_bundles {
+                Some(b) => b[i].and_then(|j| package.bundles.get(j)),
+                None => package.bundle(&entries[i].name),
+            }
+        };
         let mut chain_position = vec![None; entries.len()];
         for (pos, &i) in chain.chain.iter().enumerate() {
             if let Some(slot) = chain_position.get_mut(i) {
@@ -217,13 +291,7 @@ impl<'m> ChannelGraph<'m> {
         }
         let node_for = |name: &'m str, presence: Presence, chain_position: Option<usize>| {
             let (bundle, skipped) = match presence {
-                Presence::Entry(i) => (
-                    match entry_bundles {
-                        Some(b) => b[i].and_then(|j| package.bundles.get(j)),
-                        None => package.bundle(name),
-                    },
-                    chain.skipped_entries.get(i).copied(),
-                ),
+                Presence::Entry(i) => (entry_bundle(i), chain.skipped_entries.get(i).copied()),
                 _ => (package.bundle(name), None),
             };
             Node {
@@ -237,124 +305,96 @@ impl<'m> ChannelGraph<'m> {
                 legacy_deprecated: bundle.is_some_and(Bundle::legacy_deprecated),
             }
         };
-        // The skipRanges are parsed (for a long channel, on another thread)
-        // while the nodes and edges are added.
-        let parse_ranges = || -> Vec<(usize, Result<Range, RangeError>)> {
-            entries
-                .iter()
-                .enumerate()
-                .filter_map(|(i, e)| e.skip_range.as_deref().map(|t| (i, Range::parse(t))))
-                .collect()
-        };
-        let mut add_nodes_and_edges = || {
+        // Room for the entries and a few external names; the edges are
+        // counted before any is added, so that their list is made once, at its
+        // final size.
+        let mut graph: DiGraph<Node<'m>, Edge<'m>> =
+            DiGraph::with_capacity(entries.len() + entries.len() / 64 + 8, 0);
+        let mut add_entry_nodes = || {
             for (i, e) in entries.iter().enumerate() {
                 graph.add_node(node_for(&e.name, Presence::Entry(i), chain_position[i]));
             }
-            let mut intern =
-                |graph: &mut DiGraph<Node<'m>, Edge<'m>>, name: &'m str| -> NodeIndex {
-                    if let Some(i) = entry_index.find(entries, |e| &e.name, name) {
-                        return NodeIndex::new(i);
-                    }
-                    *externals.entry(name).or_insert_with(|| {
-                        let presence = if package.bundle(name).is_some() {
-                            Presence::OtherChannel
-                        } else {
-                            Presence::Missing
-                        };
-                        graph.add_node(node_for(name, presence, None))
-                    })
-                };
-            let mut seen_skips: HashSet<NodeIndex> = HashSet::new();
-            for (i, e) in entries.iter().enumerate() {
-                let to = NodeIndex::new(i);
-                if let Some(r) = e.replaces.as_deref() {
-                    // The analysis found the entry most `replaces` name.
-                    let from = match chain.replaced.get(i) {
-                        Some(&Some(j))
-                            if indexed && entries.get(j).is_some_and(|t| t.name == r) =>
-                        {
-                            NodeIndex::new(j)
-                        }
-                        _ => intern(&mut graph, r),
-                    };
-                    graph.add_edge(
-                        from,
-                        to,
-                        Edge {
-                            kind: EdgeKind::Replaces,
-                            declared_by: e,
-                        },
-                    );
-                }
-                if !e.skips.is_empty() {
-                    seen_skips.clear();
-                }
-                for s in &e.skips {
-                    let from = intern(&mut graph, s);
-                    if !seen_skips.insert(from) {
-                        continue;
-                    }
-                    graph.add_edge(
-                        from,
-                        to,
-                        Edge {
-                            kind: EdgeKind::Skips,
-                            declared_by: e,
-                        },
-                    );
-                }
-            }
         };
-        let parsed = if entries.len() >= PARALLEL_RANGES_ENTRIES {
-            rayon::join(parse_ranges, add_nodes_and_edges).0
+        // The skipRanges are parsed and matched against the entries' versions
+        // (for a long channel, on another thread) while the entry nodes are
+        // added.
+        let match_ranges = || RangeSources::find(entries, entry_bundle, max_range_edges);
+        let found = if entries.len() >= PARALLEL_RANGES_ENTRIES {
+            rayon::join(match_ranges, add_entry_nodes).0
         } else {
-            add_nodes_and_edges();
-            parse_ranges()
+            add_entry_nodes();
+            match_ranges()
         };
-        let mut ranges = Vec::new();
-        let mut invalid_ranges = Vec::new();
-        for (i, parsed) in parsed {
-            match parsed {
-                Ok(r) => ranges.push((i, r)),
-                Err(error) => invalid_ranges.push(InvalidRange {
-                    entry: &entries[i],
-                    error,
-                }),
+        let declared: usize = entries
+            .iter()
+            .map(|e| usize::from(e.replaces.is_some()) + e.skips.len())
+            .sum();
+        let range_edges = if found.too_many_edges {
+            0
+        } else {
+            found.sources.len()
+        };
+        graph.reserve_exact_edges(declared + range_edges);
+        let mut externals: HashMap<&'m str, NodeIndex> = HashMap::new();
+        let mut intern = |graph: &mut DiGraph<Node<'m>, Edge<'m>>, name: &'m str| -> NodeIndex {
+            if let Some(i) = entry_index.find(entries, |e| &e.name, name) {
+                return NodeIndex::new(i);
             }
-        }
-        // Entries by version, so each range only looks at the versions its bounds
-        // allow (a binary search per comparator group) instead of every entry.
-        let mut by_version: Vec<(&semver::Version, usize)> = Vec::with_capacity(entries.len());
-        by_version.extend(
-            (0..entries.len()).filter_map(|j| graph[NodeIndex::new(j)].version.map(|v| (v, j))),
-        );
-        by_version.sort_by(|a, b| crate::version::compare(a.0, b.0).then(a.1.cmp(&b.1)));
-        // Each range's sources, range after range, found before any edge is
-        // added, so that the edge list grows once, to its final size.
-        let mut sources: Vec<usize> = Vec::new();
-        let mut per_range: Vec<usize> = Vec::with_capacity(ranges.len());
-        let mut too_many_edges = false;
-        for (_, range) in &ranges {
-            let from = sources.len();
-            for group in range.groups() {
-                let (start, end) = candidate_slice(&by_version, group);
-                sources.extend(
-                    by_version[start..end]
-                        .iter()
-                        .filter(|(v, _)| range.matches(v))
-                        .map(|(_, j)| *j),
+            *externals.entry(name).or_insert_with(|| {
+                let presence = if package.bundle(name).is_some() {
+                    Presence::OtherChannel
+                } else {
+                    Presence::Missing
+                };
+                graph.add_node(node_for(name, presence, None))
+            })
+        };
+        let mut seen_skips: HashSet<NodeIndex> = HashSet::new();
+        for (i, e) in entries.iter().enumerate() {
+            let to = NodeIndex::new(i);
+            if let Some(r) = e.replaces.as_deref() {
+                // The analysis found the entry most `replaces` name.
+                let from = match chain.replaced.get(i) {
+                    Some(&Some(j)) if indexed && entries.get(j).is_some_and(|t| t.name == r) => {
+                        NodeIndex::new(j)
+                    }
+                    _ => intern(&mut graph, r),
+                };
+                graph.add_edge(
+                    from,
+                    to,
+                    Edge {
+                        kind: EdgeKind::Replaces,
+                        declared_by: e,
+                    },
                 );
             }
-            sources[from..].sort_unstable();
-            let kept = dedup_sorted(&mut sources, from);
-            if sources.len() > max_range_edges {
-                too_many_edges = true;
-                break;
+            if !e.skips.is_empty() {
+                seen_skips.clear();
             }
-            per_range.push(kept);
+            for s in &e.skips {
+                let from = intern(&mut graph, s);
+                if !seen_skips.insert(from) {
+                    continue;
+                }
+                graph.add_edge(
+                    from,
+                    to,
+                    Edge {
+                        kind: EdgeKind::Skips,
+                        declared_by: e,
+                    },
+                );
+            }
         }
+        let RangeSources {
+            ranges,
+            invalid_ranges,
+            sources,
+            per_range,
+            too_many_edges,
+        } = found;
         if !too_many_edges {
-            graph.reserve_exact_edges(sources.len());
             let mut next = sources.iter();
             for ((i, _), &count) in ranges.iter().zip(&per_range) {
                 let declared_by = &entries[*i];
