@@ -7,9 +7,10 @@
 //! without a version), so later checks still run and every error is reported.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 // foldhash: fast, and seeded per process like the standard hasher.
-
+use foldhash::{HashMap, HashMapExt};
 use rayon::prelude::*;
 
 use crate::chain::{self, ChainAnalysis};
@@ -160,8 +161,9 @@ pub struct Bundle {
     pub related_images: Vec<RelatedImage>,
     /// Where the `olm.bundle` blob is.
     pub location: Location,
-    /// Names of the channels that list this bundle, sorted.
-    pub channels: Vec<String>,
+    /// Names of the channels that list this bundle, sorted. Bundles listed
+    /// by the same channels share one list.
+    pub channels: Arc<[String]>,
 }
 
 impl Bundle {
@@ -450,8 +452,8 @@ impl Model {
 const PARALLEL_ITEMS: usize = 4096;
 
 /// Give each bundle the names of the channels that list it, in channel name
-/// order, each list allocated at its final size (on all threads for large
-/// packages).
+/// order. Bundles listed by the same channels share one list (in a long
+/// channel, almost every bundle has the same list as the one before it).
 fn link_channels(bundles: &mut [Bundle], chans: &BTreeMap<String, Channel>) {
     // The channels of bundle `i` are `listed[start[i]..start[i + 1]]`.
     let mut start = vec![0usize; bundles.len() + 1];
@@ -473,16 +475,21 @@ fn link_channels(bundles: &mut [Bundle], chans: &BTreeMap<String, Channel>) {
         }
     }
     let names: Vec<&String> = chans.keys().collect();
-    let fill = |(i, b): (usize, &mut Bundle)| {
-        b.channels = listed[start[i]..start[i + 1]]
-            .iter()
-            .map(|&c| names[c].clone())
-            .collect();
-    };
-    if bundles.len() >= PARALLEL_ITEMS {
-        bundles.par_iter_mut().enumerate().for_each(fill);
-    } else {
-        bundles.iter_mut().enumerate().for_each(fill);
+    let mut shared: HashMap<&[usize], Arc<[String]>> = HashMap::new();
+    let mut previous: Option<(&[usize], Arc<[String]>)> = None;
+    for (i, b) in bundles.iter_mut().enumerate() {
+        let set = &listed[start[i]..start[i + 1]];
+        let list = match &previous {
+            Some((p, list)) if *p == set => Arc::clone(list),
+            _ => {
+                let list = shared
+                    .entry(set)
+                    .or_insert_with(|| set.iter().map(|&c| names[c].clone()).collect());
+                Arc::clone(list)
+            }
+        };
+        b.channels = Arc::clone(&list);
+        previous = Some((set, list));
     }
 }
 
@@ -492,7 +499,8 @@ fn link_channels(bundles: &mut [Bundle], chans: &BTreeMap<String, Channel>) {
 struct SortedBundles {
     /// The kept bundles, package after package (the package with the most
     /// first), each package's in name order.
-    bundles: Vec<crate::declcfg::Bundle>,
+    #[allow(clippy::vec_box)] // as the config holds them (see `DeclarativeConfig::bundles`)
+    bundles: Vec<Box<crate::declcfg::Bundle>>,
     /// The packages, in the order of `bundles`.
     runs: Vec<PackageRun>,
 }
@@ -520,8 +528,9 @@ impl SortedBundles {
     /// of an unknown package are reported in `diags` and dropped; of bundles
     /// sharing a name, the first in input order stays and the others are
     /// reported when the package's bundles are.
+    #[allow(clippy::vec_box)] // as the config holds them (see `DeclarativeConfig::bundles`)
     fn new(
-        mut input: Vec<crate::declcfg::Bundle>,
+        mut input: Vec<Box<crate::declcfg::Bundle>>,
         pkgs: &BTreeMap<String, Package>,
         diags: &mut Vec<Diagnostic>,
     ) -> Self {
@@ -602,7 +611,7 @@ impl SortedBundles {
             .into_par_iter()
             .enumerate()
             .map(|(i, b)| {
-                let (bundle, found) = make_bundle(b, reading);
+                let (bundle, found) = make_bundle(*b, reading);
                 if !found.is_empty() {
                     problems
                         .lock()
@@ -715,7 +724,7 @@ fn make_bundle(b: crate::declcfg::Bundle, reading: BundleReading) -> (Bundle, Ve
         values,
         related_images: b.related_images,
         location: b.location,
-        channels: Vec::new(),
+        channels: Arc::default(),
     };
     (bundle, diagnostics)
 }

@@ -98,7 +98,7 @@ pub(crate) fn package_with(specs: &[&str], deprecations: Deprecations) -> Packag
             },
             related_images: Vec::new(),
             location: Location::new(Arc::from("bundles.yaml"), 0),
-            channels: vec![if s.in_stable { "stable" } else { "other" }.to_owned()],
+            channels: Arc::from([if s.in_stable { "stable" } else { "other" }.to_owned()]),
         })
         .collect();
     bundles.sort_by(|a, b| a.name.cmp(&b.name));
