@@ -180,6 +180,43 @@ fn new_pr_version(s: &str) -> Result<ReleaseIdentifier, VersionError> {
 /// A [`VersionError`] with blang's exact message text when `s` is not a valid
 /// version.
 pub fn parse_strict(s: &str) -> Result<semver::Version, VersionError> {
+    match plain_version(s) {
+        Some(v) => Ok(v),
+        None => parse_strict_general(s),
+    }
+}
+
+/// The usual case, in one pass over the bytes: `major.minor.patch`, digits
+/// only, without leading zeroes, each fitting a `u64`. `None` for anything
+/// else, which [`parse_strict_general`] then reads (and words the errors of).
+fn plain_version(s: &str) -> Option<semver::Version> {
+    let mut parts = [0u64; 3];
+    let mut part = 0;
+    let mut digits = 0;
+    for &c in s.as_bytes() {
+        match c {
+            b'0'..=b'9' => {
+                // A leading zero: the general reader's error.
+                if digits == 1 && parts[part] == 0 {
+                    return None;
+                }
+                parts[part] = parts[part]
+                    .checked_mul(10)?
+                    .checked_add(u64::from(c - b'0'))?;
+                digits += 1;
+            }
+            b'.' if digits > 0 && part < 2 => {
+                part += 1;
+                digits = 0;
+            }
+            _ => return None,
+        }
+    }
+    (part == 2 && digits > 0).then(|| semver::Version::new(parts[0], parts[1], parts[2]))
+}
+
+/// [`parse_strict`] for every input.
+fn parse_strict_general(s: &str) -> Result<semver::Version, VersionError> {
     if s.is_empty() {
         return Err(VersionError::new("Version string empty"));
     }
@@ -829,6 +866,20 @@ mod tests {
                 let theirs = semver::Version::parse(&s);
                 prop_assert_eq!(ours.is_ok(), theirs.is_ok(), "{}", s);
                 if let (Ok(a), Ok(b)) = (ours, theirs) { prop_assert_eq!(a, b); }
+            }
+
+            /// The one-pass reading of plain versions gives what the
+            /// general reading gives (versions and errors alike), including
+            /// leading zeroes, empty parts and numbers past `u64`.
+            #[test]
+            fn plain_versions_read_as_the_general_reader_reads_them(
+                s in "[0-9]{0,21}(\\.[0-9]{0,21}){0,3}[.a+-]?[0-9]{0,2}",
+            ) {
+                let general = parse_strict_general(&s);
+                if let Some(v) = plain_version(&s) {
+                    prop_assert_eq!(Ok(v), general.clone(), "{}", s);
+                }
+                prop_assert_eq!(parse_strict(&s), general, "{}", s);
             }
 
             #[test]

@@ -33,6 +33,7 @@ use crate::location::{LineCounter, Location};
 use crate::property::types;
 
 use super::blob::{Blob, BundleReading};
+use super::scan::{string_stop, whitespace_run};
 use super::MAX_DEPTH;
 
 /// A document the fast reader read, as spans of the file text.
@@ -435,16 +436,20 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Skip JSON whitespace.
-    #[inline]
+    /// Skip JSON whitespace. Inlined (it runs before every token, and most
+    /// tokens follow the one before at once); the scan of a run is not.
+    #[inline(always)]
     fn ws(&mut self) {
-        while let Some(&c) = self.b.get(self.i) {
-            match c {
-                b' ' => self.i += spaces(&self.b[self.i..]),
-                b'\n' | b'\r' | b'\t' => self.i += 1,
-                _ => break,
-            }
+        if self.b.get(self.i).is_some_and(|&c| c > b' ') {
+            return;
         }
+        self.skip_whitespace_run();
+    }
+
+    /// Skip the whitespace run the reader is at.
+    #[inline(never)]
+    fn skip_whitespace_run(&mut self) {
+        self.i += whitespace_run(self.b.get(self.i..).unwrap_or_default());
     }
 
     /// The next byte after whitespace (not consumed).
@@ -585,93 +590,11 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// The offset of the first `"`, `\` or control character in `b` (its length
-/// when there is none), eight bytes at a time.
-#[inline]
-/// The length of the run of spaces `b` starts with (indentation), found eight
-/// bytes at a time.
-fn spaces(b: &[u8]) -> usize {
-    const SPACES: u64 = 0x2020_2020_2020_2020;
-    let mut i = 0;
-    while let Some(chunk) = b.get(i..i + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let other = u64::from_le_bytes(word) ^ SPACES;
-        if other != 0 {
-            // The lowest non-zero byte is the first that is not a space.
-            return i + (other.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    i + b[i..].iter().take_while(|&&c| c == b' ').count()
-}
-
-fn string_stop(b: &[u8]) -> usize {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let mut i = 0;
-    while let Some(chunk) = b.get(i..i + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word);
-        let quote = x ^ (LO * u64::from(b'"'));
-        let slash = x ^ (LO * u64::from(b'\\'));
-        // Each term flags exactly its lowest matching byte (higher flags may be
-        // false, from borrows), so the lowest flag of all is the first stop.
-        let hits = ((quote.wrapping_sub(LO) & !quote)
-            | (slash.wrapping_sub(LO) & !slash)
-            | (x.wrapping_sub(LO * 0x20) & !x))
-            & HI;
-        if hits != 0 {
-            return i + (hits.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    while let Some(&c) = b.get(i) {
-        if c == b'"' || c == b'\\' || c < 0x20 {
-            return i;
-        }
-        i += 1;
-    }
-    b.len()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
     use std::sync::Arc;
-
-    #[test]
-    fn spaces_counts_the_leading_run() {
-        for n in 0..20 {
-            for tail in ["", "x", "\"a\"", " \n", "\t "] {
-                let s = format!("{}{tail}", " ".repeat(n));
-                let expected = s.bytes().take_while(|&c| c == b' ').count();
-                assert_eq!(spaces(s.as_bytes()), expected, "{s:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn string_stop_finds_the_first_stop() {
-        for s in [
-            "abc\"def",
-            "0123456789abcdef\"",
-            "0123456\\\"",
-            "é\u{1}",
-            "plain text with no stop at all here",
-            "\"",
-            "",
-        ] {
-            let b = s.as_bytes();
-            let expected = b
-                .iter()
-                .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
-                .unwrap_or(b.len());
-            assert_eq!(string_stop(b), expected, "{s:?}");
-        }
-    }
 
     /// What the general reader makes of the single document `text`: its blob
     /// (or error) and warnings, as text; `None` when serde_json refuses it.

@@ -22,6 +22,7 @@ pub mod blob;
 pub mod doc;
 mod fast_json;
 pub mod fast_yaml;
+mod scan;
 pub mod split;
 
 use std::io::Read;
