@@ -28,13 +28,8 @@ pub struct DeclarativeConfig {
     pub packages: Vec<Package>,
     /// `olm.channel` blobs.
     pub channels: Vec<Channel>,
-    /// `olm.bundle` blobs, each in its own allocation: the list is joined
-    /// from the pieces of large files and from many files, and the model
-    /// reorders it, and moving a pointer costs less than moving a bundle (and
-    /// a joined list of pointers is a small fraction of the memory of one of
-    /// bundles).
-    #[allow(clippy::vec_box)]
-    pub bundles: Vec<Box<Bundle>>,
+    /// `olm.bundle` blobs.
+    pub bundles: Vec<Bundle>,
     /// `olm.deprecations` blobs.
     pub deprecations: Vec<Deprecation>,
     /// Blobs of any other schema, kept as they were.

@@ -499,8 +499,7 @@ fn link_channels(bundles: &mut [Bundle], chans: &BTreeMap<String, Channel>) {
 struct SortedBundles {
     /// The kept bundles, package after package (the package with the most
     /// first), each package's in name order.
-    #[allow(clippy::vec_box)] // as the config holds them (see `DeclarativeConfig::bundles`)
-    bundles: Vec<Box<crate::declcfg::Bundle>>,
+    bundles: Vec<crate::declcfg::Bundle>,
     /// The packages, in the order of `bundles`.
     runs: Vec<PackageRun>,
 }
@@ -528,9 +527,8 @@ impl SortedBundles {
     /// of an unknown package are reported in `diags` and dropped; of bundles
     /// sharing a name, the first in input order stays and the others are
     /// reported when the package's bundles are.
-    #[allow(clippy::vec_box)] // as the config holds them (see `DeclarativeConfig::bundles`)
     fn new(
-        mut input: Vec<Box<crate::declcfg::Bundle>>,
+        mut input: Vec<crate::declcfg::Bundle>,
         pkgs: &BTreeMap<String, Package>,
         diags: &mut Vec<Diagnostic>,
     ) -> Self {
@@ -611,7 +609,7 @@ impl SortedBundles {
             .into_par_iter()
             .enumerate()
             .map(|(i, b)| {
-                let (bundle, found) = make_bundle(*b, reading);
+                let (bundle, found) = make_bundle(b, reading);
                 if !found.is_empty() {
                     problems
                         .lock()

@@ -264,7 +264,7 @@ pub fn generate(spec: &Spec) -> DeclarativeConfig {
                     props.push(prop("olm.bundle.object", json!({"data": data})));
                 }
             }
-            cfg.bundles.push(Box::new(Bundle {
+            cfg.bundles.push(Bundle {
                 name: bundle_name(i, j),
                 package: pkg.clone(),
                 image: format!("quay.io/synthetic/{pkg}-bundle:v{}", version(j)),
@@ -274,7 +274,7 @@ pub fn generate(spec: &Spec) -> DeclarativeConfig {
                     image: format!("quay.io/synthetic/{pkg}:v{}", version(j)),
                 }],
                 location: loc.clone(),
-            }));
+            });
         }
     }
     cfg

@@ -175,7 +175,7 @@ fn image_template_and_csv_metadata() {
 fn migration_of_a_loaded_catalog() {
     let b = render_ok(&common::fixtures().join(V1), &RenderOptions::default());
     let mut cfg = DeclarativeConfig::default();
-    cfg.bundles.push(Box::new(b));
+    cfg.bundles.push(b);
     assert_eq!(migrate_to_csv_metadata(&mut cfg), 1);
     let types: Vec<&str> = cfg.bundles[0]
         .properties
@@ -190,7 +190,7 @@ fn migration_of_a_loaded_catalog() {
 fn rendered_bundle_round_trips_through_the_writer_and_loader() {
     let b = render_ok(&common::fixtures().join(V1), &RenderOptions::default());
     let mut cfg = DeclarativeConfig::default();
-    cfg.bundles.push(Box::new(b.clone()));
+    cfg.bundles.push(b.clone());
     for format in [Format::Json, Format::Yaml] {
         let mut out = Vec::new();
         write(&cfg, format, &mut out).unwrap();
@@ -279,7 +279,7 @@ fn parity(catalog: &str, bundles_dir: &str, csv_metadata: bool) -> usize {
         .config
         .bundles
         .iter()
-        .map(|b| (b.name.as_str(), &**b))
+        .map(|b| (b.name.as_str(), b))
         .collect();
     let opts = RenderOptions {
         image_template: None,

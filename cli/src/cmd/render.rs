@@ -47,7 +47,7 @@ pub fn run(
                     .cloned(),
             );
             diags.extend(outcome.diagnostics);
-            config.bundles.extend(outcome.bundle.map(Box::new));
+            config.bundles.extend(outcome.bundle);
         } else {
             crate::memory::fit_to_input([p.as_ref()]);
             let mut loaded = crate::output::timed("read+parse", || load::load_path(p))?;

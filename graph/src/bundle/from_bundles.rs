@@ -502,7 +502,7 @@ fn add_package(
             );
         }
         out.findings.included += 1;
-        out.config.bundles.push(Box::new(bundle));
+        out.config.bundles.push(bundle);
         out.bundles.push(info);
     }
 }

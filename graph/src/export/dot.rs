@@ -421,7 +421,9 @@ fn write_channel(
 
 /// Append `line`'s text for each of `items` to `out`, in order, calling
 /// `flush` after each piece. Long lists (the nodes and edges of a long
-/// channel) are written in parallel pieces, a bounded number at a time.
+/// channel) are written in parallel pieces, a bounded number at a time, into
+/// buffers kept from one window to the next (so that, after the first, they
+/// neither grow nor touch new memory).
 fn emit_lines<T: Sync>(
     out: &mut String,
     flush: &mut dyn FnMut(&mut String),
@@ -439,22 +441,29 @@ fn emit_lines<T: Sync>(
         return;
     }
     let window = PIECE_ITEMS * 4 * rayon::current_num_threads().max(1);
+    // Per piece of a window: its text and the line's scratch space.
+    let mut buffers: Vec<(String, String)> = Vec::new();
     for batch in items.chunks(window) {
-        let pieces: Vec<String> = batch
+        let pieces = batch.len().div_ceil(PIECE_ITEMS);
+        if buffers.len() < pieces {
+            buffers.resize_with(pieces, Default::default);
+        }
+        batch
             .par_chunks(PIECE_ITEMS)
-            .map(|chunk| {
-                let (mut text, mut scratch) = (String::new(), String::new());
+            .zip(buffers[..pieces].par_iter_mut())
+            .for_each(|(chunk, (text, scratch))| {
+                text.clear();
                 for item in chunk {
-                    line(&mut text, &mut scratch, item);
+                    line(text, scratch, item);
                 }
-                text
-            })
-            .collect();
-        for piece in pieces {
+            });
+        for (text, _) in &mut buffers[..pieces] {
             if out.is_empty() {
-                *out = piece;
+                // No copy: the piece becomes the output, and its buffer
+                // takes the output's (empty) one for the next window.
+                std::mem::swap(out, text);
             } else {
-                out.push_str(&piece);
+                out.push_str(text);
             }
             flush(out);
         }

@@ -444,7 +444,7 @@ impl Extend<Converted> for PieceBlobs {
             match r {
                 Ok(Blob::Package(p)) => self.config.packages.push(p),
                 Ok(Blob::Channel(c)) => self.config.channels.push(c),
-                Ok(Blob::Bundle(b)) => self.config.bundles.push(Box::new(b)),
+                Ok(Blob::Bundle(b)) => self.config.bundles.push(b),
                 Ok(Blob::Deprecation(d)) => self.config.deprecations.push(d),
                 Ok(Blob::Other(m)) => self.config.others.push(m),
                 Err(d) => self.diagnostics.push(d),
