@@ -753,29 +753,27 @@ fn bundle_facts(b: &crate::declcfg::Bundle) -> BundleFacts {
                 .collect()
         }
     };
-    let pkg_props: Vec<(&String, &String, &String)> = values
-        .iter()
-        .filter_map(|v| match v {
-            PropertyValue::Package {
-                package_name,
-                version,
-                release,
-            } => Some((package_name, version, release)),
-            _ => None,
-        })
-        .collect();
+    let mut pkg_props = values.iter().filter_map(|v| match v {
+        PropertyValue::Package {
+            package_name,
+            version,
+            release,
+        } => Some((package_name, version, release)),
+        _ => None,
+    });
     let mut version = None;
     let mut release = None;
-    if pkg_props.len() != 1 {
+    let first = pkg_props.next();
+    let others = pkg_props.count();
+    if first.is_none() || others > 0 {
         diags.push(ctx(Diagnostic::error(format!(
             "package {:?} bundle {:?} must have exactly 1 {:?} property, found {}",
             b.package,
             b.name,
             property::types::PACKAGE,
-            pkg_props.len()
+            usize::from(first.is_some()) + others
         ))));
-    } else {
-        let (pname, ver, rel) = pkg_props[0];
+    } else if let Some((pname, ver, rel)) = first {
         if *pname != b.package {
             diags.push(ctx(Diagnostic::error(format!(
                 "package {:?} does not match {:?} property {:?}",
@@ -976,6 +974,86 @@ mod tests {
         format!(
             r#"{{"schema":"olm.bundle","name":"{name}","package":"{package}","image":"","properties":[{{"type":"olm.package","value":{{"packageName":"{package}","version":"{version}"}}}}]}}"#
         )
+    }
+
+    /// Each bundle lists the channels that list it, in name order; bundles
+    /// listed by the same channels share one list.
+    #[test]
+    fn bundles_know_their_channels() {
+        let mut docs = vec![r#"{"schema":"olm.package","name":"a"}"#.to_owned()];
+        for v in ["a.v1", "a.v2", "a.v3", "a.v4"] {
+            docs.push(bundle(v, "a", &format!("{}.0.0", &v[3..])));
+        }
+        let channel = |name: &str, entries: &[&str]| {
+            let entries: Vec<String> = entries
+                .iter()
+                .map(|e| format!(r#"{{"name":"{e}"}}"#))
+                .collect();
+            format!(
+                r#"{{"schema":"olm.channel","name":"{name}","package":"a","entries":[{}]}}"#,
+                entries.join(",")
+            )
+        };
+        docs.push(channel("stable", &["a.v1", "a.v2", "a.v3"]));
+        docs.push(channel("fast", &["a.v3", "a.v2"]));
+        let loaded = crate::load::load_bytes("c.json", docs.join("\n").as_bytes());
+        let (model, _) = Model::build(loaded.config);
+        let bundles = &model.packages[0].bundles;
+        let lists: Vec<(&str, Vec<&str>)> = bundles
+            .iter()
+            .map(|b| {
+                (
+                    b.name.as_str(),
+                    b.channels.iter().map(String::as_str).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            lists,
+            [
+                ("a.v1", vec!["stable"]),
+                ("a.v2", vec!["fast", "stable"]),
+                ("a.v3", vec!["fast", "stable"]),
+                ("a.v4", vec![]),
+            ]
+        );
+        assert!(Arc::ptr_eq(&bundles[1].channels, &bundles[2].channels));
+        assert!(!Arc::ptr_eq(&bundles[0].channels, &bundles[1].channels));
+    }
+
+    /// A bundle needs exactly one `olm.package` property: none, two or three
+    /// are each reported with the count, and one alone gives the version.
+    #[test]
+    fn a_bundle_has_exactly_one_package_property() {
+        let pkg = r#"{"type":"olm.package","value":{"packageName":"a","version":"1.0.0"}}"#;
+        for count in 0..4 {
+            let properties = vec![pkg; count].join(",");
+            let text = format!(
+                "{}\n{}",
+                r#"{"schema":"olm.package","name":"a"}"#,
+                format_args!(
+                    r#"{{"schema":"olm.bundle","name":"a.v1","package":"a","image":"","properties":[{properties}]}}"#
+                )
+            );
+            let loaded = crate::load::load_bytes("c.json", text.as_bytes());
+            let (model, diags) = Model::build(loaded.config);
+            let wrong: Vec<&str> = diags
+                .iter()
+                .map(|d| d.message.as_str())
+                .filter(|m| m.contains("must have exactly 1"))
+                .collect();
+            let version = model.packages[0].bundles[0].version.clone();
+            if count == 1 {
+                assert!(wrong.is_empty(), "{wrong:?}");
+                assert_eq!(version, Some(semver::Version::new(1, 0, 0)));
+            } else {
+                let expected = format!(
+                    "package \"a\" bundle \"a.v1\" must have exactly 1 \"olm.package\" property, found {count}"
+                );
+                assert_eq!(wrong, [expected.as_str()]);
+                assert_eq!(version, None);
+            }
+        }
     }
 
     /// Problems come package by package (by name), bundle by bundle (by
