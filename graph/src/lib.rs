@@ -31,6 +31,7 @@ pub mod upgrade;
 pub mod validate;
 pub mod validjson;
 pub mod version;
+pub mod version_index;
 pub mod write;
 pub mod yaml_emit;
 

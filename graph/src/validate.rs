@@ -15,6 +15,7 @@ use crate::load::Loaded;
 use crate::model::{Bundle, Channel, Model, Package};
 use crate::property::{types, PropertyValue};
 use crate::range::{self, Range};
+use crate::version_index::VersionIndex;
 
 /// The outcome of validating a catalog.
 #[derive(Debug, Default)]
@@ -231,6 +232,8 @@ fn validate_channel(pkg: &Package, ch: &Channel, out: &mut Vec<Diagnostic>) {
         out.push(cerr("invalid deprecation: message must be set".to_owned()));
     }
     let names: BTreeSet<&str> = ch.entries.iter().map(|e| e.name.as_str()).collect();
+    // The entries by version, made at the first skipRange.
+    let mut by_version: Option<VersionIndex<'_>> = None;
     for e in &ch.entries {
         let berr = |m: String| {
             Diagnostic::error(m)
@@ -281,13 +284,16 @@ fn validate_channel(pkg: &Package, ch: &Channel, out: &mut Vec<Diagnostic>) {
                     out.push(berr(msg));
                 }
                 Ok(r) => {
-                    let matches_any = ch.entries.iter().any(|other| {
-                        other.name != e.name
-                            && pkg
-                                .bundle(&other.name)
+                    let by_version = by_version.get_or_insert_with(|| {
+                        VersionIndex::new(ch.entries.iter().enumerate().filter_map(|(i, e)| {
+                            pkg.bundle(&e.name)
                                 .and_then(|b| b.version.as_ref())
-                                .is_some_and(|v| r.matches(v))
+                                .map(|v| (i, v))
+                        }))
                     });
+                    let matches_any = by_version
+                        .matching(&r)
+                        .any(|other| ch.entries[other].name != e.name);
                     if !matches_any {
                         out.push(bwarn(format!(
                             "skipRange {sr:?} matches no other bundle in channel {:?}",
@@ -423,6 +429,45 @@ fn edit_distance(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A skipRange that matches no other bundle of its channel is warned
+    /// about, one that matches another (but maybe not itself) is not, and
+    /// one that matches only its own bundle counts as matching none.
+    #[test]
+    fn skip_ranges_that_match_no_other_bundle_are_reported() {
+        let mut docs =
+            vec![r#"{"schema":"olm.package","name":"a","defaultChannel":"stable"}"#.to_owned()];
+        for v in ["1.0.0", "1.1.0", "2.0.0", "3.0.0"] {
+            docs.push(format!(
+                r#"{{"schema":"olm.bundle","name":"a.v{v}","package":"a","image":"i","properties":[{{"type":"olm.package","value":{{"packageName":"a","version":"{v}"}}}}]}}"#
+            ));
+        }
+        docs.push(
+            r#"{"schema":"olm.channel","name":"stable","package":"a","entries":[
+                {"name":"a.v1.0.0","skipRange":">=0.1.0 <1.0.0"},
+                {"name":"a.v1.1.0","replaces":"a.v1.0.0","skipRange":">=1.0.0 <1.1.0"},
+                {"name":"a.v2.0.0","replaces":"a.v1.1.0","skipRange":"2.0.0"},
+                {"name":"a.v3.0.0","replaces":"a.v2.0.0","skipRange":"<1.0.0 || >=1.1.0 <1.2.0"}
+            ]}"#
+            .to_owned(),
+        );
+        let loaded = crate::load::load_bytes("c.json", docs.join("\n").as_bytes());
+        let (_, report) = validate(loaded);
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
+        let warned: Vec<String> = report
+            .warnings
+            .iter()
+            .filter(|d| d.message.contains("matches no other bundle"))
+            .map(|d| d.message.clone())
+            .collect();
+        assert_eq!(
+            warned,
+            [
+                "skipRange \">=0.1.0 <1.0.0\" matches no other bundle in channel \"stable\"",
+                "skipRange \"2.0.0\" matches no other bundle in channel \"stable\"",
+            ]
+        );
+    }
 
     #[test]
     fn edit_distance_works() {

@@ -17,6 +17,7 @@ use crate::model::{Bundle, Channel, Package};
 use crate::name_index::NameIndex;
 use crate::range::{Range, RangeError};
 use crate::version;
+use crate::version_index::VersionIndex;
 
 /// Why an edge exists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -176,27 +177,16 @@ impl<'m> RangeSources<'m> {
             return found;
         }
         // Entries by version, so each range only looks at the versions its
-        // bounds allow (a binary search per comparator group) instead of every
-        // entry.
-        let mut by_version: Vec<(&semver::Version, usize)> = Vec::with_capacity(entries.len());
-        by_version.extend((0..entries.len()).filter_map(|j| {
+        // bounds allow instead of every entry.
+        let by_version = VersionIndex::new((0..entries.len()).filter_map(|j| {
             entry_bundle(j)
                 .and_then(|b| b.version.as_ref())
-                .map(|v| (v, j))
+                .map(|v| (j, v))
         }));
-        by_version.sort_by(|a, b| crate::version::compare(a.0, b.0).then(a.1.cmp(&b.1)));
         let sources = &mut found.sources;
         for (_, range) in &found.ranges {
             let from = sources.len();
-            for group in range.groups() {
-                let (start, end) = candidate_slice(&by_version, group);
-                sources.extend(
-                    by_version[start..end]
-                        .iter()
-                        .filter(|(v, _)| range.matches(v))
-                        .map(|(_, j)| *j),
-                );
-            }
+            sources.extend(by_version.matching(range));
             sources[from..].sort_unstable();
             let kept = dedup_sorted(sources, from);
             if sources.len() > max_edges {
@@ -574,40 +564,6 @@ fn dedup_sorted(v: &mut Vec<usize>, from: usize) -> usize {
     }
     v.truncate(kept);
     kept - from
-}
-
-/// The part of `sorted` (ascending by version) that can satisfy every comparator
-/// of `group`: from its tightest lower bound to its tightest upper bound, both
-/// inclusive (the caller still checks each version exactly).
-fn candidate_slice(
-    sorted: &[(&semver::Version, usize)],
-    group: &[crate::range::Comparator],
-) -> (usize, usize) {
-    use crate::range::Op;
-    use crate::version::compare;
-    use std::cmp::Ordering;
-    let mut lo: Option<&semver::Version> = None;
-    let mut hi: Option<&semver::Version> = None;
-    for c in group {
-        let v = &c.version;
-        if matches!(c.op, Op::Ge | Op::Gt | Op::Eq)
-            && lo.is_none_or(|l| compare(v, l) == Ordering::Greater)
-        {
-            lo = Some(v);
-        }
-        if matches!(c.op, Op::Le | Op::Lt | Op::Eq)
-            && hi.is_none_or(|h| compare(v, h) == Ordering::Less)
-        {
-            hi = Some(v);
-        }
-    }
-    let start = lo.map_or(0, |l| {
-        sorted.partition_point(|(x, _)| compare(x, l) == Ordering::Less)
-    });
-    let end = hi.map_or(sorted.len(), |h| {
-        sorted.partition_point(|(x, _)| compare(x, h) != Ordering::Greater)
-    });
-    (start, end.max(start))
 }
 
 #[cfg(test)]
