@@ -21,7 +21,7 @@ use olmsat_graph::load::{load_path, load_path_selected, Select};
 use olmsat_graph::model::Model;
 use olmsat_graph::synthetic::{by_package, generate, package_name, Payload, Spec};
 use olmsat_graph::upgrade::ChannelGraph;
-use olmsat_graph::validate::validate;
+use olmsat_graph::validate::{validate, validate_model};
 use olmsat_graph::write::{write, Format};
 
 /// Write the catalog of `spec` as one file per package under `dir`.
@@ -162,6 +162,11 @@ fn bench_channel(c: &mut Criterion) {
             Ok(d) => dot::to_string(&d).len(),
             Err(_) => 0,
         })
+    });
+    // The model's checks of the long channel (a skipRange's "matches no other
+    // bundle" test made it quadratic until session 7).
+    group.bench_function("validate_model_100k", |b| {
+        b.iter(|| validate_model(&model).len())
     });
     // The whole of `olmsat path` but printing, from the file.
     let Ok(tmp) = tempfile::tempdir() else {
