@@ -6,7 +6,7 @@
 use std::fmt;
 
 use crate::declcfg::Property;
-use crate::rawjson::{is_null, json_kind, unmarshal_error, Object};
+use crate::rawjson::{is_null, json_kind, unmarshal_error, Object, RawJson};
 use base64::Engine as _;
 
 /// Property type names.
@@ -187,7 +187,7 @@ fn plain_string_members<'v, const N: usize>(
 /// Parse one property the way opm does; the error is the text after
 /// `parse property[i] of type "t": `.
 pub fn parse(p: &Property) -> Result<PropertyValue, String> {
-    let v = &*p.value;
+    let v = &p.value;
     Ok(match p.type_.as_str() {
         types::PACKAGE => {
             // The usual form, read without building the object.
@@ -271,7 +271,7 @@ pub fn parse(p: &Property) -> Result<PropertyValue, String> {
     })
 }
 
-fn parse_gvk(v: &serde_json::value::RawValue, go: &str) -> Result<Gvk, String> {
+fn parse_gvk(v: &RawJson, go: &str) -> Result<Gvk, String> {
     let o = Object::parse(v, &format!("property.{go}"))?;
     Ok(Gvk {
         group: o
@@ -284,7 +284,7 @@ fn parse_gvk(v: &serde_json::value::RawValue, go: &str) -> Result<Gvk, String> {
     })
 }
 
-fn plain_string(v: &serde_json::value::RawValue, go: &str) -> Result<String, String> {
+fn plain_string(v: &RawJson, go: &str) -> Result<String, String> {
     if is_null(v) {
         return Ok(String::new());
     }
@@ -356,7 +356,7 @@ mod tests {
     /// The general reading of an `olm.package` value.
     fn general_package(v: &str) -> Result<PropertyValue, String> {
         let raw = raw_from_string(v.to_owned());
-        let o = Object::parse(&*raw, "property.Package")?;
+        let o = Object::parse(&raw, "property.Package")?;
         Ok(PropertyValue::Package {
             package_name: o
                 .string("packageName", "Package.packageName")?

@@ -13,8 +13,69 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-/// Owned raw JSON text.
-pub type RawJson = Box<RawValue>;
+/// Owned raw JSON text, kept as written: always one valid JSON value.
+///
+/// Like serde_json's `Box<RawValue>`, but text the loader has already checked
+/// becomes one without being parsed again (serde_json's only owned constructor
+/// re-reads the whole value).
+#[derive(Clone)]
+pub struct RawJson(Box<str>);
+
+impl RawJson {
+    /// Check that `json` is one JSON value (surrounding whitespace allowed, as
+    /// serde_json allows it) and keep it.
+    pub fn parse(json: String) -> Result<Self, serde_json::Error> {
+        RawValue::from_string(json).map(Self::from)
+    }
+
+    /// Keep text the caller has already read as exactly one JSON value, with
+    /// no whitespace around it.
+    pub(crate) fn from_checked(json: String) -> Self {
+        debug_assert!(
+            serde_json::from_str::<&RawValue>(&json).is_ok_and(|r| r.get().len() == json.len()),
+            "not exactly one JSON value: {json}"
+        );
+        Self(json.into_boxed_str())
+    }
+
+    /// The JSON text.
+    pub fn get(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<Box<RawValue>> for RawJson {
+    fn from(raw: Box<RawValue>) -> Self {
+        Self(raw.into())
+    }
+}
+
+impl Default for RawJson {
+    /// The JSON `null`.
+    fn default() -> Self {
+        Self("null".into())
+    }
+}
+
+impl fmt::Debug for RawJson {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("RawValue")
+            .field(&format_args!("{}", self.get()))
+            .finish()
+    }
+}
+
+impl fmt::Display for RawJson {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.get())
+    }
+}
+
+impl JsonText for RawJson {
+    fn json(&self) -> &str {
+        self.get()
+    }
+}
 
 /// The visits of every JSON value but an object, giving `$make(kind)` with the
 /// value's JSON type named as [`json_kind`] names it (arrays are skipped).
@@ -395,9 +456,11 @@ impl<'de: 'a, 'a> Deserialize<'de> for Pairs<'a> {
 ///
 /// Fails only for values nested deeper than serde_json's limit, which the loader
 /// refuses up front (see [`max_depth`]).
-pub fn canonical_value(raw: &RawValue) -> Result<serde_json::Value, serde_json::Error> {
+pub fn canonical_value<T: JsonText + ?Sized>(
+    raw: &T,
+) -> Result<serde_json::Value, serde_json::Error> {
     // serde_json's Value keeps maps in a BTreeMap (sorted keys) in this build.
-    serde_json::from_str(raw.get())
+    serde_json::from_str(raw.json())
 }
 
 /// The deepest nesting of arrays and objects in JSON text (strings skipped).
@@ -516,22 +579,17 @@ fn string_end(b: &[u8], mut i: usize) -> usize {
 /// Make raw JSON from a string that is known to be valid JSON.
 pub fn raw_from_string(json: String) -> RawJson {
     // Every caller passes text produced by serde_json or the transcoder below.
-    RawValue::from_string(json).unwrap_or_else(|_| null_raw())
+    RawJson::parse(json).unwrap_or_else(|_| null_raw())
 }
 
 /// The raw JSON `null`.
 pub fn null_raw() -> RawJson {
-    // "null" is valid JSON, so from_string cannot fail; fall back to an empty-object
-    // literal path that is equally valid to keep this total.
-    match RawValue::from_string("null".to_owned()) {
-        Ok(v) => v,
-        Err(_) => serde_json::value::to_raw_value(&()).unwrap_or_default(),
-    }
+    RawJson::default()
 }
 
 /// Serialize any serde value to raw JSON (used for values olmsat builds itself).
 pub fn to_raw<T: serde::Serialize>(value: &T) -> RawJson {
-    serde_json::value::to_raw_value(value).unwrap_or_else(|_| null_raw())
+    serde_json::value::to_raw_value(value).map_or_else(|_| null_raw(), RawJson::from)
 }
 
 /// A value read from any serde deserializer (the YAML one in practice) and written
@@ -719,13 +777,29 @@ mod tests {
     use super::*;
 
     fn raw(s: &str) -> RawJson {
-        RawValue::from_string(s.to_owned()).unwrap()
+        RawJson::parse(s.to_owned()).unwrap()
+    }
+
+    #[test]
+    fn raw_json_keeps_text_as_written_and_refuses_what_is_not_json() {
+        let text = "{ \"a\" : [1, 2] }";
+        let r = RawJson::parse(text.to_owned()).unwrap();
+        assert_eq!(r.get(), text);
+        assert_eq!(RawJson::from_checked(text.to_owned()).get(), text);
+        // Whitespace around the value is dropped, as serde_json drops it.
+        assert_eq!(RawJson::parse(" 1 ".to_owned()).unwrap().get(), "1");
+        for bad in ["", "{", "1 2", "[1,]", "nul"] {
+            assert!(RawJson::parse(bad.to_owned()).is_err(), "{bad:?}");
+        }
+        assert_eq!(RawJson::default().get(), "null");
+        assert_eq!(format!("{r}"), text);
+        assert_eq!(format!("{:?}", raw("[]")), "RawValue([])");
     }
 
     #[test]
     fn object_get_is_case_insensitive_last_wins() {
         let r = raw(r#"{"name":"a","Name":"b","other":1}"#);
-        let o = Object::parse(&*r, "T").unwrap();
+        let o = Object::parse(&r, "T").unwrap();
         assert_eq!(o.string("name", "T.name").unwrap().as_deref(), Some("b"));
         assert!(o.get("missing").is_none());
     }
@@ -733,14 +807,14 @@ mod tests {
     #[test]
     fn wrong_types_are_worded_like_go() {
         let r = raw(r#"{"packageName":1}"#);
-        let o = Object::parse(&*r, "property.Package").unwrap();
+        let o = Object::parse(&r, "property.Package").unwrap();
         assert_eq!(
             o.string("packageName", "Package.packageName").unwrap_err(),
             "json: cannot unmarshal number into Go struct field Package.packageName of type string"
         );
         let arr = raw("[1]");
         assert_eq!(
-            Object::parse(&*arr, "property.Package").unwrap_err(),
+            Object::parse(&arr, "property.Package").unwrap_err(),
             "json: cannot unmarshal array into Go value of type property.Package"
         );
     }

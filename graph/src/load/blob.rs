@@ -315,7 +315,7 @@ fn parse_properties_keeping(
         if keep(&property.0) {
             out.push(Property {
                 type_: property.0,
-                value: property.1.to_owned(),
+                value: property.1.to_owned().into(),
             });
         }
     }

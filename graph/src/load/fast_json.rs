@@ -26,7 +26,7 @@
 
 use std::ops::Range;
 
-use serde_json::value::RawValue;
+use crate::rawjson::RawJson;
 
 use crate::declcfg::{Bundle, Channel, ChannelEntry, Property, RelatedImage};
 use crate::location::{LineCounter, Location};
@@ -186,13 +186,11 @@ fn properties(
     // four properties).
     let mut kept = Vec::with_capacity(items.iter().filter(|(t, _)| keep(t)).count());
     for (t, v) in items.iter().filter(|(t, _)| keep(t)) {
-        // The value was checked while it was read, so this cannot fail; if
-        // it did, serde_json's own complaint is the truthful report.
-        let value = RawValue::from_string((*v).to_owned())
-            .map_err(|e| format!("invalid JSON in a {t} property value: {e}"))?;
+        // The value was read as one JSON value (and its numbers and depth
+        // checked) by this reader.
         kept.push(Property {
             type_: (*t).to_owned(),
-            value,
+            value: RawJson::from_checked((*v).to_owned()),
         });
     }
     Ok(kept)
