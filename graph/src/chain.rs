@@ -72,6 +72,11 @@ pub struct ChainAnalysis {
     pub error: Option<ChainError>,
 }
 
+/// Where, relative to an entry, the entry its `replaces` or `skips` names is
+/// looked for before the name is looked up: the usual places in channels
+/// listed oldest first or newest first.
+const NEIGHBOURS: [isize; 4] = [-1, 1, -2, 2];
+
 /// Analyse a channel's entries (names assumed unique; later duplicates are ignored).
 ///
 /// Names are hashed once each: after that the walk works on entry indices.
@@ -91,37 +96,50 @@ fn walk(entries: &[ChannelEntry], index: &NameIndex, repeated: &[usize]) -> Chai
     for &i in repeated {
         first[i] = false;
     }
+    // The entry a `replaces` or `skips` of entry `i` names: channels mostly
+    // list entries in version order, so it is usually a neighbour, found
+    // without hashing the name. A neighbour that is the first of its name is
+    // the entry the index would give.
+    let named_near = |i: usize, name: &str| {
+        NEIGHBOURS
+            .iter()
+            .map(|&d| i.wrapping_add_signed(d))
+            .find(|&j| first.get(j).copied() == Some(true) && entries[j].name == name)
+            .or_else(|| by_name(name))
+    };
     // Which entries some `replaces` or `skips` points at, and which are skipped.
     let mut incoming = vec![false; entries.len()];
     let mut skipped_entry = vec![false; entries.len()];
     // The entry each entry's `replaces` names, when it names one.
     let mut replaced: Vec<Option<usize>> = vec![None; entries.len()];
-    let mut skipped = BTreeSet::new();
+    let mut skipped_names: Vec<&str> = Vec::new();
     for (i, e) in entries.iter().enumerate() {
         if !first[i] {
             continue;
         }
         if let Some(r) = &e.replaces {
-            if let Some(j) = by_name(r) {
+            if let Some(j) = named_near(i, r) {
                 incoming[j] = true;
                 replaced[i] = Some(j);
             }
         }
         for s in &e.skips {
-            if let Some(j) = by_name(s) {
+            if let Some(j) = named_near(i, s) {
                 incoming[j] = true;
                 skipped_entry[j] = true;
             }
-            if !skipped.contains(s.as_str()) {
-                skipped.insert(s.clone());
-            }
+            skipped_names.push(s);
         }
     }
     let mut heads: Vec<usize> = (0..entries.len())
         .filter(|&i| first[i] && !incoming[i])
         .collect();
+    // The set is built at once from the sorted names (a name at a time
+    // costs a search each).
+    skipped_names.sort_unstable();
+    skipped_names.dedup();
     let mut out = ChainAnalysis {
-        skipped,
+        skipped: skipped_names.into_iter().map(str::to_owned).collect(),
         replaced,
         ..ChainAnalysis::default()
     };

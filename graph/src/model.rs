@@ -21,7 +21,7 @@ use crate::diagnostic::Diagnostic;
 use crate::load::blob::BundleReading;
 use crate::location::Location;
 use crate::name_index::NameIndex;
-use crate::property::{self, PropertyValue};
+use crate::property::{self, PlainPackage, PropertyValue};
 use crate::version::{self, Release};
 
 /// All packages of a catalog, sorted by name.
@@ -376,17 +376,18 @@ impl Model {
         for (name, mut pkg) in pkgs {
             let mut chans = channels.remove(&name).unwrap_or_default();
             let mut pbundles = bundles.remove(&name).unwrap_or_default();
-            let (index, _) = NameIndex::new(&pbundles, |b| &b.name);
+            // The package's bundles are indexed by name while each channel
+            // entry's bundle is found in them.
+            let (index, ()) = rayon::join(
+                || NameIndex::new(&pbundles, |b| &b.name).0,
+                || {
+                    for ch in chans.values_mut() {
+                        ch.entry_bundles = entry_bundles(&ch.entries, &pbundles);
+                    }
+                },
+            );
             let mut missing: BTreeSet<&str> = BTreeSet::new();
             let mut first_missing: Option<&Location> = None;
-            for ch in chans.values_mut() {
-                let find = |e: &ChannelEntry| index.find(&pbundles, |b| &b.name, &e.name);
-                ch.entry_bundles = if ch.entries.len() >= PARALLEL_ITEMS {
-                    ch.entries.par_iter().map(find).collect()
-                } else {
-                    ch.entries.iter().map(find).collect()
-                };
-            }
             link_channels(&mut pbundles, &chans);
             for ch in chans.values() {
                 for (e, bundle) in ch.entries.iter().zip(&ch.entry_bundles) {
@@ -450,6 +451,47 @@ impl Model {
 
 /// Lists at least this long are worked through on all threads.
 const PARALLEL_ITEMS: usize = 4096;
+
+/// The position in `bundles` (unique names, in name order) of each entry's
+/// bundle.
+///
+/// Channels mostly list entries in version order, which is often name order
+/// too: the bundle after the previous entry's is tried first, then the name
+/// is found by binary search. A long channel is worked through in slices on
+/// all threads.
+fn entry_bundles(entries: &[ChannelEntry], bundles: &[Bundle]) -> Vec<Option<usize>> {
+    debug_assert!(bundles.windows(2).all(|w| w[0].name < w[1].name));
+    let find_slice = |slice: &[ChannelEntry]| {
+        let mut previous: Option<usize> = None;
+        slice
+            .iter()
+            .map(|e| {
+                let next = previous.map(|k| k + 1);
+                let found = match next {
+                    Some(k) if bundles.get(k).is_some_and(|b| b.name == e.name) => Some(k),
+                    _ => {
+                        let at = bundles.partition_point(|b| b.name < e.name);
+                        bundles
+                            .get(at)
+                            .is_some_and(|b| b.name == e.name)
+                            .then_some(at)
+                    }
+                };
+                previous = found;
+                found
+            })
+            .collect::<Vec<_>>()
+    };
+    if entries.len() >= PARALLEL_ITEMS {
+        entries
+            .par_chunks(PARALLEL_ITEMS)
+            .map(find_slice)
+            .flatten_iter()
+            .collect()
+    } else {
+        find_slice(entries)
+    }
+}
 
 /// Give each bundle the names of the channels that list it, in channel name
 /// order. Bundles listed by the same channels share one list (in a long
@@ -558,7 +600,13 @@ impl SortedBundles {
         }
         let mut runs: Vec<(PackageRun, Vec<usize>)> = Vec::with_capacity(listed.len());
         for (package, mut positions) in listed {
-            positions.sort_unstable_by(|&a, &b| input[a].name.cmp(&input[b].name).then(a.cmp(&b)));
+            // A total order: any sort gives the same list.
+            let order = |&a: &usize, &b: &usize| input[a].name.cmp(&input[b].name).then(a.cmp(&b));
+            if positions.len() >= PARALLEL_ITEMS {
+                positions.par_sort_unstable_by(order);
+            } else {
+                positions.sort_unstable_by(order);
+            }
             let mut kept: Vec<usize> = Vec::with_capacity(positions.len());
             let mut duplicates = Vec::new();
             for i in positions {
@@ -698,6 +746,30 @@ fn permute<T>(v: &mut [T], mut order: Vec<usize>) {
 
 /// A model bundle from a config bundle, with its own problems.
 fn make_bundle(b: crate::declcfg::Bundle, reading: BundleReading) -> (Bundle, Vec<Diagnostic>) {
+    // Read for a graph, a bundle usually has only its `olm.package`
+    // property left, which the model drops once it is read: its members are
+    // read in place, with nothing made of them but the version.
+    if reading == BundleReading::Graph {
+        if let [p] = b.properties.as_slice() {
+            if let Some(plain) = property::plain_package(p) {
+                let mut diagnostics = Vec::new();
+                let (version, release) = package_facts(&b, plain, &mut diagnostics);
+                image_facts(&b, &mut diagnostics);
+                let bundle = Bundle {
+                    name: b.name,
+                    image: b.image,
+                    version,
+                    release,
+                    properties: Vec::new(),
+                    values: Vec::new(),
+                    related_images: b.related_images,
+                    location: b.location,
+                    channels: Arc::default(),
+                };
+                return (bundle, diagnostics);
+            }
+        }
+    }
     let BundleFacts {
         mut values,
         version,
@@ -773,30 +845,66 @@ fn bundle_facts(b: &crate::declcfg::Bundle) -> BundleFacts {
             property::types::PACKAGE,
             usize::from(first.is_some()) + others
         ))));
-    } else if let Some((pname, ver, rel)) = first {
-        if *pname != b.package {
-            diags.push(ctx(Diagnostic::error(format!(
-                "package {:?} does not match {:?} property {:?}",
-                b.package,
-                property::types::PACKAGE,
-                pname
-            ))));
-        }
-        match version::parse_strict(ver) {
-            Ok(v) => version = Some(v),
-            Err(e) => diags.push(ctx(Diagnostic::error(format!(
-                "error parsing bundle {:?} version {:?}: {e}",
-                b.name, ver
-            )))),
-        }
-        match version::parse_release(rel) {
-            Ok(r) => release = r,
-            Err(e) => diags.push(ctx(Diagnostic::error(format!(
-                "error parsing bundle {:?} release version {:?}: {e}",
-                b.name, rel
-            )))),
-        }
+    } else if let Some((package_name, ver, rel)) = first {
+        let plain = PlainPackage {
+            package_name,
+            version: ver,
+            release: rel,
+        };
+        (version, release) = package_facts(b, plain, &mut diags);
     }
+    image_facts(b, &mut diags);
+    BundleFacts {
+        values,
+        version,
+        release,
+        diagnostics: diags,
+    }
+}
+
+/// The version and release of a bundle's one `olm.package` property, and
+/// their problems, appended to `diags`.
+fn package_facts(
+    b: &crate::declcfg::Bundle,
+    package: PlainPackage<'_>,
+    diags: &mut Vec<Diagnostic>,
+) -> (Option<semver::Version>, Option<Release>) {
+    let ctx = |d: Diagnostic| d.at(&b.location).package(&b.package).bundle(&b.name);
+    let PlainPackage {
+        package_name,
+        version: ver,
+        release: rel,
+    } = package;
+    if package_name != b.package {
+        diags.push(ctx(Diagnostic::error(format!(
+            "package {:?} does not match {:?} property {:?}",
+            b.package,
+            property::types::PACKAGE,
+            package_name
+        ))));
+    }
+    let mut version = None;
+    match version::parse_strict(ver) {
+        Ok(v) => version = Some(v),
+        Err(e) => diags.push(ctx(Diagnostic::error(format!(
+            "error parsing bundle {:?} version {:?}: {e}",
+            b.name, ver
+        )))),
+    }
+    let mut release = None;
+    match version::parse_release(rel) {
+        Ok(r) => release = r,
+        Err(e) => diags.push(ctx(Diagnostic::error(format!(
+            "error parsing bundle {:?} release version {:?}: {e}",
+            b.name, rel
+        )))),
+    }
+    (version, release)
+}
+
+/// The problems of a bundle's image references, appended to `diags`.
+fn image_facts(b: &crate::declcfg::Bundle, diags: &mut Vec<Diagnostic>) {
+    let ctx = |d: Diagnostic| d.at(&b.location).package(&b.package).bundle(&b.name);
     if let Err(e) = crate::image_ref::validate_if_set(&b.image) {
         diags.push(ctx(Diagnostic::error(format!(
             "package {:?} bundle {:?} image: invalid image pull spec {:?}: {e}",
@@ -810,12 +918,6 @@ fn bundle_facts(b: &crate::declcfg::Bundle) -> BundleFacts {
                 b.package, b.name, ri.image
             ))));
         }
-    }
-    BundleFacts {
-        values,
-        version,
-        release,
-        diagnostics: diags,
     }
 }
 
@@ -968,6 +1070,86 @@ mod tests {
             permute(&mut v, order);
             prop_assert_eq!(v, expected);
         }
+    }
+
+    fn named(name: &str) -> Bundle {
+        Bundle {
+            name: name.to_owned(),
+            image: String::new(),
+            version: None,
+            release: None,
+            properties: Vec::new(),
+            values: Vec::new(),
+            related_images: Vec::new(),
+            location: Location::default(),
+            channels: Arc::default(),
+        }
+    }
+
+    fn entry(name: &str) -> ChannelEntry {
+        ChannelEntry {
+            name: name.to_owned(),
+            replaces: None,
+            skips: Vec::new(),
+            skip_range: None,
+            location: Location::default(),
+        }
+    }
+
+    /// Each entry's bundle by testing every bundle.
+    fn entry_bundles_by_search(entries: &[ChannelEntry], bundles: &[Bundle]) -> Vec<Option<usize>> {
+        entries
+            .iter()
+            .map(|e| bundles.iter().position(|b| b.name == e.name))
+            .collect()
+    }
+
+    proptest! {
+        /// Entries find their bundles in any order, and missing ones are
+        /// missing.
+        #[test]
+        fn entries_find_their_bundles(
+            names in proptest::collection::btree_set("[a-e]{1,3}", 0..30),
+            picks in proptest::collection::vec((any::<bool>(), "[a-e]{1,3}", 0usize..40), 0..40),
+        ) {
+            let names: Vec<&String> = names.iter().collect();
+            let bundles: Vec<Bundle> = names.iter().map(|n| named(n)).collect();
+            // An entry is a bundle's name (often the one after the previous
+            // entry's) or any name.
+            let entries: Vec<ChannelEntry> = picks
+                .iter()
+                .enumerate()
+                .map(|(k, (near, any, at))| match names.len() {
+                    0 => entry(any),
+                    len if *near => entry(names[(k + at % 3) % len]),
+                    len => entry(names[at % len]),
+                })
+                .collect();
+            prop_assert_eq!(
+                entry_bundles(&entries, &bundles),
+                entry_bundles_by_search(&entries, &bundles)
+            );
+        }
+    }
+
+    #[test]
+    fn long_channels_find_their_bundles_in_slices() {
+        let names: Vec<String> = (0..3 * PARALLEL_ITEMS)
+            .map(|i| format!("b{i:06}"))
+            .collect();
+        let bundles: Vec<Bundle> = names.iter().map(|n| named(n)).collect();
+        // Runs in name order, runs backwards, and names of no bundle.
+        let mut entries: Vec<ChannelEntry> = Vec::new();
+        for i in 0..names.len() {
+            match i % 1000 {
+                0..=599 => entries.push(entry(&names[i])),
+                600..=899 => entries.push(entry(&names[names.len() - 1 - i])),
+                _ => entries.push(entry(&format!("{}x", names[i]))),
+            }
+        }
+        let found = entry_bundles(&entries, &bundles);
+        assert_eq!(found, entry_bundles_by_search(&entries, &bundles));
+        assert_eq!(found.iter().filter(|f| f.is_none()).count(), 1200);
     }
 
     fn bundle(name: &str, package: &str, version: &str) -> String {

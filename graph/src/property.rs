@@ -184,6 +184,34 @@ fn plain_string_members<'v, const N: usize>(
     (i == b.len()).then_some(out)
 }
 
+/// The members of an `olm.package` value in its usual form, borrowed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlainPackage<'v> {
+    /// `packageName` (empty when absent).
+    pub package_name: &'v str,
+    /// `version` (empty when absent).
+    pub version: &'v str,
+    /// `release` (empty when absent).
+    pub release: &'v str,
+}
+
+/// What [`parse`] reads from `p`, an `olm.package` property, when its value
+/// has only the members `packageName`, `version` and `release`, each a
+/// string without escapes; `None` for any other property or form (which
+/// [`parse`] reads, or refuses, as opm does).
+pub fn plain_package(p: &Property) -> Option<PlainPackage<'_>> {
+    if p.type_ != types::PACKAGE {
+        return None;
+    }
+    let [name, version, release] =
+        plain_string_members(p.value.get(), ["packageName", "version", "release"])?;
+    Some(PlainPackage {
+        package_name: name.unwrap_or_default(),
+        version: version.unwrap_or_default(),
+        release: release.unwrap_or_default(),
+    })
+}
+
 /// Parse one property the way opm does; the error is the text after
 /// `parse property[i] of type "t": `.
 pub fn parse(p: &Property) -> Result<PropertyValue, String> {
@@ -191,13 +219,16 @@ pub fn parse(p: &Property) -> Result<PropertyValue, String> {
     Ok(match p.type_.as_str() {
         types::PACKAGE => {
             // The usual form, read without building the object.
-            if let Some([name, version, release]) =
-                plain_string_members(v.get(), ["packageName", "version", "release"])
+            if let Some(PlainPackage {
+                package_name,
+                version,
+                release,
+            }) = plain_package(p)
             {
                 return Ok(PropertyValue::Package {
-                    package_name: name.unwrap_or_default().to_owned(),
-                    version: version.unwrap_or_default().to_owned(),
-                    release: release.unwrap_or_default().to_owned(),
+                    package_name: package_name.to_owned(),
+                    version: version.to_owned(),
+                    release: release.to_owned(),
                 });
             }
             let o = Object::parse(v, "property.Package")?;

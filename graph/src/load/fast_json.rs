@@ -438,8 +438,14 @@ impl<'a> Reader<'a> {
     /// tokens follow the one before at once); the scan of a run is not.
     #[inline(always)]
     fn ws(&mut self) {
-        if self.b.get(self.i).is_some_and(|&c| c > b' ') {
-            return;
+        match self.b.get(self.i..self.i + 2) {
+            Some(&[c, _]) if c > b' ' => return,
+            // The single space after a key's colon.
+            Some(&[b' ', c]) if c > b' ' => {
+                self.i += 1;
+                return;
+            }
+            _ => {}
         }
         self.skip_whitespace_run();
     }

@@ -3,12 +3,14 @@
 //! per `skips` name, and per entry whose version a `skipRange` contains.
 
 use std::cmp::Ordering;
+use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 // foldhash: fast, and seeded per process like the standard hasher.
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use petgraph::graph::{DiGraph, EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
 use petgraph::Direction;
+use rayon::prelude::*;
 
 use crate::chain::ChainAnalysis;
 use crate::declcfg::ChannelEntry;
@@ -139,9 +141,9 @@ struct RangeSources<'m> {
     /// The ranges that do not.
     invalid_ranges: Vec<InvalidRange<'m>>,
     /// Each range's source entries (ascending, without repeats), range after
-    /// range; incomplete when `too_many_edges`.
+    /// range; empty when `too_many_edges`.
     sources: Vec<usize>,
-    /// How many of `sources` each range has.
+    /// How many of `sources` each range has (empty when `too_many_edges`).
     per_range: Vec<usize>,
     /// The sources passed the bound.
     too_many_edges: bool,
@@ -151,53 +153,110 @@ impl<'m> RangeSources<'m> {
     /// Parse the skipRanges of `entries` and find, for each, the entries
     /// whose version (that of their bundle, `entry_bundle`) it contains,
     /// stopping once there are more than `max_edges`.
+    ///
+    /// A long channel's ranges are parsed while its versions are sorted, and
+    /// matched in slices, on all threads.
     fn find(
         entries: &'m [ChannelEntry],
-        entry_bundle: impl Fn(usize) -> Option<&'m Bundle>,
+        entry_bundle: impl Fn(usize) -> Option<&'m Bundle> + Sync,
         max_edges: usize,
     ) -> Self {
-        let mut ranges = Vec::new();
-        let mut invalid_ranges = Vec::new();
-        for (i, e) in entries.iter().enumerate() {
-            if let Some(text) = e.skip_range.as_deref() {
-                match Range::parse(text) {
-                    Ok(r) => ranges.push((i, r)),
-                    Err(error) => invalid_ranges.push(InvalidRange { entry: e, error }),
-                }
-            }
-        }
         let mut found = RangeSources {
-            per_range: Vec::with_capacity(ranges.len()),
-            ranges,
-            invalid_ranges,
+            ranges: Vec::new(),
+            invalid_ranges: Vec::new(),
             sources: Vec::new(),
+            per_range: Vec::new(),
             too_many_edges: false,
         };
-        if found.ranges.is_empty() {
+        if entries.iter().all(|e| e.skip_range.is_none()) {
             return found;
         }
+        let parallel = entries.len() >= PARALLEL_RANGES_ENTRIES;
+        let parse = || {
+            let parse_one = |(i, e): (usize, &'m ChannelEntry)| {
+                e.skip_range
+                    .as_deref()
+                    .map(|text| (i, e, Range::parse(text)))
+            };
+            let parsed: Vec<_> = if parallel {
+                entries
+                    .par_iter()
+                    .enumerate()
+                    .filter_map(parse_one)
+                    .collect()
+            } else {
+                entries.iter().enumerate().filter_map(parse_one).collect()
+            };
+            let mut ranges = Vec::with_capacity(parsed.len());
+            let mut invalid_ranges = Vec::new();
+            for (i, entry, parsed) in parsed {
+                match parsed {
+                    Ok(r) => ranges.push((i, r)),
+                    Err(error) => invalid_ranges.push(InvalidRange { entry, error }),
+                }
+            }
+            (ranges, invalid_ranges)
+        };
         // Entries by version, so each range only looks at the versions its
         // bounds allow instead of every entry.
-        let by_version = VersionIndex::new((0..entries.len()).filter_map(|j| {
-            entry_bundle(j)
-                .and_then(|b| b.version.as_ref())
-                .map(|v| (j, v))
-        }));
-        let sources = &mut found.sources;
-        for (_, range) in &found.ranges {
-            let from = sources.len();
-            sources.extend(by_version.matching(range));
-            sources[from..].sort_unstable();
-            let kept = dedup_sorted(sources, from);
-            if sources.len() > max_edges {
-                found.too_many_edges = true;
-                break;
+        let index = || {
+            VersionIndex::new((0..entries.len()).filter_map(|j| {
+                entry_bundle(j)
+                    .and_then(|b| b.version.as_ref())
+                    .map(|v| (j, v))
+            }))
+        };
+        let ((ranges, invalid_ranges), by_version) = if parallel {
+            rayon::join(parse, index)
+        } else {
+            (parse(), index())
+        };
+        found.ranges = ranges;
+        found.invalid_ranges = invalid_ranges;
+        // Each slice of ranges gives its sources and counts; all stop once
+        // the sources found together pass the bound.
+        let total = AtomicUsize::new(0);
+        let match_slice = |slice: &[(usize, Range)]| {
+            let mut sources = Vec::new();
+            let mut per_range = Vec::with_capacity(slice.len());
+            for (_, range) in slice {
+                if total.load(AtomicOrdering::Relaxed) > max_edges {
+                    break;
+                }
+                let from = sources.len();
+                sources.extend(by_version.matching(range));
+                sources[from..].sort_unstable();
+                let kept = dedup_sorted(&mut sources, from);
+                per_range.push(kept);
+                total.fetch_add(kept, AtomicOrdering::Relaxed);
             }
-            found.per_range.push(kept);
+            (sources, per_range)
+        };
+        let slices: Vec<(Vec<usize>, Vec<usize>)> = if parallel {
+            found
+                .ranges
+                .par_chunks(RANGES_PER_SLICE)
+                .map(match_slice)
+                .collect()
+        } else {
+            vec![match_slice(&found.ranges)]
+        };
+        if total.into_inner() > max_edges {
+            found.too_many_edges = true;
+            return found;
+        }
+        found.sources = Vec::with_capacity(slices.iter().map(|(s, _)| s.len()).sum());
+        found.per_range = Vec::with_capacity(found.ranges.len());
+        for (sources, per_range) in slices {
+            found.sources.extend_from_slice(&sources);
+            found.per_range.extend_from_slice(&per_range);
         }
         found
     }
 }
+
+/// How many skipRanges of a long channel one task matches.
+const RANGES_PER_SLICE: usize = 512;
 
 /// The most `skipRange` edges one channel graph holds. Ranges that each match
 /// every earlier version make the edge count grow with the square of the
@@ -635,6 +694,68 @@ mod tests {
         assert!(range_edges(&bounded) <= 100);
         let err = bounded.complete().expect_err("refused");
         assert!(err.to_string().contains("refuses"), "{err}");
+    }
+
+    #[test]
+    fn long_channels_match_ranges_on_all_threads_as_one_would() {
+        // Past the length at which ranges are parsed and matched in
+        // parallel, in many slices; one range does not parse.
+        let n = PARALLEL_RANGES_ENTRIES + 3 * RANGES_PER_SLICE;
+        let version = |i: usize| format!("1.{}.{}", i / 100, i % 100);
+        let specs: Vec<String> = (0..n)
+            .map(|i| {
+                let mut s = format!("v{i}@{}", version(i));
+                if i > 0 {
+                    s.push_str(&format!("<v{}", i - 1));
+                }
+                if i % 7 == 3 {
+                    s.push_str(&format!(
+                        ";>={} <{}",
+                        version(i.saturating_sub(40)),
+                        version(i)
+                    ));
+                } else if i == 2000 {
+                    s.push_str(";not a range");
+                }
+                s
+            })
+            .collect();
+        let specs: Vec<&str> = specs.iter().map(String::as_str).collect();
+        let p = package(&specs);
+        let ch = stable(&p);
+        let g = ChannelGraph::build(&p, ch);
+        let mut found: Vec<(usize, usize)> = g
+            .edge_list()
+            .filter(|(e, _, _)| g.edge(*e).kind == EdgeKind::SkipRange)
+            .map(|(_, a, b)| (a.index(), b.index()))
+            .collect();
+        // Every (version, range) pair tested, in the entries' order.
+        let mut expected = Vec::new();
+        for (i, e) in ch.entries.iter().enumerate() {
+            let Some(Ok(range)) = e.skip_range.as_deref().map(Range::parse) else {
+                continue;
+            };
+            for (j, b) in p.bundles.iter().enumerate() {
+                if b.version.as_ref().is_some_and(|v| range.matches(v)) {
+                    let from = ch.entries.iter().position(|x| x.name == b.name);
+                    expected.push((from.unwrap_or(j), i));
+                }
+            }
+        }
+        found.sort_unstable();
+        expected.sort_unstable();
+        assert!(found.len() > 30 * (n / 7), "{}", found.len());
+        assert_eq!(found, expected);
+        assert_eq!(g.invalid_ranges().len(), 1);
+        // Bounded just below the total: refused, with no range edge kept.
+        let bounded = ChannelGraph::build_bounded(&p, ch, expected.len() - 1);
+        assert!(bounded.too_many_edges());
+        assert_eq!(
+            bounded.graph().edge_count(),
+            g.graph().edge_count() - expected.len()
+        );
+        let exact = ChannelGraph::build_bounded(&p, ch, expected.len());
+        assert!(!exact.too_many_edges());
     }
 
     #[test]
