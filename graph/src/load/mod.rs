@@ -294,6 +294,9 @@ fn walk_error(err: &ignore::Error) -> Diagnostic {
 /// Files at least this large are mapped into memory instead of copied.
 const MAP_FILE_BYTES: u64 = 1 << 20;
 
+/// Mappings at least this large are undone on another thread.
+const UNMAP_ASIDE_BYTES: usize = 16 << 20;
+
 /// Load one file.
 ///
 /// Large files are mapped rather than read: the text then lives in the page
@@ -326,7 +329,14 @@ fn load_file_selected(path: &Path, name: &str, select: &Select) -> Loaded {
         // SAFETY: the mapping is only read, and only while `map` lives; see the
         // note above on files truncated by others meanwhile.
         if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
-            return load_bytes_selected(name, &map, select);
+            let loaded = load_bytes_selected(name, &map, select);
+            // Nothing loaded borrows the text. Undoing a large mapping takes
+            // milliseconds (each page is unmapped in turn): it is done on
+            // another thread while the caller goes on.
+            if map.len() >= UNMAP_ASIDE_BYTES {
+                rayon::spawn(move || drop(map));
+            }
+            return loaded;
         }
     }
     let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
@@ -369,8 +379,8 @@ pub fn load_bytes_general(name: &str, bytes: &[u8]) -> Loaded {
 fn load_bytes_reading(name: &str, bytes: &[u8], select: &Select, fast: bool) -> Loaded {
     let file: Arc<str> = Arc::from(name);
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let text = match checked_text(bytes) {
-        Some(t) => t,
+    let (text, line_table) = match checked_text(bytes) {
+        Some(t) => (t.text, t.lines),
         None => return not_text(file, bytes),
     };
     let mut out = Loaded::default();
@@ -412,7 +422,7 @@ fn load_bytes_reading(name: &str, bytes: &[u8], select: &Select, fast: bool) -> 
     };
     // In pieces, as read, each sorted into its lists at once.
     let pieces: Vec<PieceBlobs> = if split::looks_like_json(text) {
-        match json_docs_map(&file, text, fast, &convert_json) {
+        match json_docs_map(&file, text, line_table.as_ref(), fast, &convert_json) {
             Ok(c) => c,
             Err(json_err) => all_yaml(text)
                 .unwrap_or_else(|| vec![PieceBlobs::from_iter([(Err(*json_err), Vec::new())])]),
@@ -533,27 +543,105 @@ fn concat<T: Send>(lists: Vec<Vec<T>>) -> Vec<T> {
 /// Lists joined from pieces are moved on all threads from this many items.
 const PARALLEL_JOIN_ITEMS: usize = 4096;
 
+/// Text checked by [`checked_text`], with, for a large text, its newlines
+/// counted on the way.
+struct CheckedText<'a> {
+    text: &'a str,
+    lines: Option<LineTable>,
+}
+
+/// The newlines of a text counted block by block, so that the line of any
+/// offset is found without counting from the start.
+#[derive(Debug)]
+struct LineTable {
+    /// Where each block starts (the first at 0), ascending.
+    starts: Vec<usize>,
+    /// How many newlines come before each block.
+    before: Vec<usize>,
+}
+
+impl LineTable {
+    /// How many newlines of `text` (the text the table was made for) come
+    /// before `offset`.
+    fn newlines_before(&self, text: &[u8], offset: usize) -> usize {
+        let block = self
+            .starts
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1);
+        let (start, before) = match (self.starts.get(block), self.before.get(block)) {
+            (Some(&s), Some(&b)) if s <= offset => (s, b),
+            _ => (0, 0),
+        };
+        before + memchr::memchr_iter(b'\n', &text[start..offset.min(text.len())]).count()
+    }
+}
+
+/// Large texts are checked in blocks about this long: each is read for UTF-8,
+/// NUL bytes and newlines while it is in the cache.
+const CHECK_BLOCK_BYTES: usize = 64 << 10;
+
 /// `bytes` as text, when they are UTF-8 without NUL bytes. Large inputs are
 /// checked in pieces on all threads (the first pass over a mapped file also
-/// maps its pages in).
-fn checked_text(bytes: &[u8]) -> Option<&str> {
+/// maps its pages in), and their newlines counted in the same pass.
+fn checked_text(bytes: &[u8]) -> Option<CheckedText<'_>> {
     if bytes.len() < PARALLEL_JSON_BYTES {
         return std::str::from_utf8(bytes)
             .ok()
-            .filter(|t| memchr::memchr(0, t.as_bytes()).is_none());
+            .filter(|t| memchr::memchr(0, t.as_bytes()).is_none())
+            .map(|text| CheckedText { text, lines: None });
     }
     let starts = piece_bounds(bytes, rayon::current_num_threads().max(1) * 4, b"\n");
-    let clean = starts.par_windows(2).all(|w| {
-        let piece = &bytes[w[0]..w[1]];
-        std::str::from_utf8(piece).is_ok() && memchr::memchr(0, piece).is_none()
-    });
-    if !clean {
-        return None;
+    // Per piece, its blocks: (start, newlines), or `None` when one is not text.
+    let pieces: Vec<Option<Vec<(usize, usize)>>> = starts
+        .par_windows(2)
+        .map(|w| {
+            let mut blocks = Vec::with_capacity((w[1] - w[0]) / CHECK_BLOCK_BYTES + 1);
+            let mut start = w[0];
+            while start < w[1] {
+                let mut end = (start + CHECK_BLOCK_BYTES).min(w[1]);
+                // Back to the start of a character (a character is at most
+                // four bytes: any longer run of continuation bytes is not
+                // UTF-8, and the block as it is fails).
+                let cut = end;
+                while end < w[1] && end > start && end + 4 > cut && bytes[end] & 0xc0 == 0x80 {
+                    end -= 1;
+                }
+                if end == start || end + 4 <= cut {
+                    end = cut;
+                }
+                let block = &bytes[start..end];
+                if std::str::from_utf8(block).is_err() || memchr::memchr(0, block).is_some() {
+                    return None;
+                }
+                blocks.push((start, memchr::memchr_iter(b'\n', block).count()));
+                start = end;
+            }
+            Some(blocks)
+        })
+        .collect();
+    let mut table = LineTable {
+        starts: Vec::new(),
+        before: Vec::new(),
+    };
+    let mut newlines = 0usize;
+    for (start, count) in pieces
+        .into_iter()
+        .collect::<Option<Vec<_>>>()?
+        .into_iter()
+        .flatten()
+    {
+        table.starts.push(start);
+        table.before.push(newlines);
+        newlines += count;
     }
-    // SAFETY: the pieces cover `bytes` and each is valid UTF-8. They meet just
-    // after a `\n`, a byte that is never part of a multi-byte character, so
-    // every boundary is a character boundary and the whole is valid UTF-8.
-    Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+    // SAFETY: the blocks cover `bytes` and each is valid UTF-8, so every
+    // boundary between two is a character boundary (a block that ends inside
+    // a character is not valid UTF-8) and the whole is valid UTF-8.
+    let text = unsafe { std::str::from_utf8_unchecked(bytes) };
+    Some(CheckedText {
+        text,
+        lines: Some(table),
+    })
 }
 
 /// Where to cut `bytes` into about `pieces` pieces: 0, then just after the
@@ -636,7 +724,7 @@ const PARALLEL_JSON_BYTES: usize = 4 << 20;
 /// first or second value cannot be decoded.
 #[cfg(test)]
 fn json_docs<'a>(file: &Arc<str>, text: &'a str) -> Result<Vec<JsonRead<'a>>, Box<Diagnostic>> {
-    json_docs_map::<_, Vec<_>>(file, text, true, &Some)
+    json_docs_map::<_, Vec<_>>(file, text, None, true, &Some)
         .map(|pieces| pieces.into_iter().flatten().collect())
 }
 
@@ -645,11 +733,12 @@ fn json_docs<'a>(file: &Arc<str>, text: &'a str) -> Result<Vec<JsonRead<'a>>, Bo
 fn json_docs_map<'a, T, C: Default + Extend<T> + Send>(
     file: &Arc<str>,
     text: &'a str,
+    lines: Option<&LineTable>,
     fast: bool,
     map: &(impl Fn(JsonRead<'a>) -> Option<T> + Sync),
 ) -> Result<Vec<C>, Box<Diagnostic>> {
     if text.len() >= PARALLEL_JSON_BYTES {
-        if let Some(pieces) = json_docs_parallel(file, text, fast, map) {
+        if let Some(pieces) = json_docs_parallel(file, text, lines, fast, map) {
             return Ok(pieces);
         }
     }
@@ -676,22 +765,34 @@ fn json_docs_map<'a, T, C: Default + Extend<T> + Send>(
 fn json_docs_parallel<'a, T, C: Default + Extend<T> + Send>(
     file: &Arc<str>,
     text: &'a str,
+    lines: Option<&LineTable>,
     fast: bool,
     map: &(impl Fn(JsonRead<'a>) -> Option<T> + Sync),
 ) -> Option<Vec<C>> {
     let bytes = text.as_bytes();
     let starts = piece_bounds(bytes, rayon::current_num_threads().max(1) * 8, b"\n{");
     let ranges: Vec<std::ops::Range<usize>> = starts.windows(2).map(|w| w[0]..w[1]).collect();
-    let newlines: Vec<usize> = ranges
-        .par_iter()
-        .map(|r| memchr::memchr_iter(b'\n', &bytes[r.clone()]).count())
-        .collect();
-    let mut first_lines = Vec::with_capacity(ranges.len());
-    let mut line = 0usize;
-    for n in &newlines {
-        first_lines.push(line);
-        line += n;
-    }
+    // Each piece's first line: from the newlines counted when the text was
+    // checked, or counted here.
+    let first_lines: Vec<usize> = match lines {
+        Some(table) => ranges
+            .iter()
+            .map(|r| table.newlines_before(bytes, r.start))
+            .collect(),
+        None => {
+            let newlines: Vec<usize> = ranges
+                .par_iter()
+                .map(|r| memchr::memchr_iter(b'\n', &bytes[r.clone()]).count())
+                .collect();
+            let mut first_lines = Vec::with_capacity(ranges.len());
+            let mut line = 0usize;
+            for n in &newlines {
+                first_lines.push(line);
+                line += n;
+            }
+            first_lines
+        }
+    };
     let parts: Vec<Option<C>> = ranges
         .into_par_iter()
         .zip(first_lines)
@@ -1036,7 +1137,7 @@ mod tests {
                 "big enough to go parallel"
             );
             let seq = sequential(&file, &text).expect("valid");
-            let par = json_docs_parallel::<_, Vec<_>>(&file, &text, true, &Some)
+            let par = json_docs_parallel::<_, Vec<_>>(&file, &text, None, true, &Some)
                 .map(|pieces| pieces.into_iter().flatten().collect::<Vec<_>>());
             if nested {
                 // A piece boundary may fall on the nested object: then the
@@ -1081,6 +1182,43 @@ mod tests {
     }
 
     #[test]
+    fn large_texts_count_their_lines_while_checked() {
+        // Characters of two, three and four bytes fall across every block
+        // boundary somewhere.
+        let mut text = String::new();
+        let mut k = 0usize;
+        while text.len() < PARALLEL_JSON_BYTES + 3 * CHECK_BLOCK_BYTES {
+            text.push_str(["é", "€", "😀", "a", "\n"][k % 5]);
+            if k.is_multiple_of(7) {
+                text.push('\n');
+            }
+            k += 1;
+        }
+        let bytes = text.as_bytes();
+        let checked = checked_text(bytes).expect("text");
+        let table = checked.lines.expect("a large text is counted");
+        assert!(table.starts.len() > PARALLEL_JSON_BYTES / CHECK_BLOCK_BYTES);
+        for offset in (0..bytes.len()).step_by(4099).chain([0, 1, bytes.len()]) {
+            let expected = bytes[..offset].iter().filter(|&&b| b == b'\n').count();
+            assert_eq!(
+                table.newlines_before(bytes, offset),
+                expected,
+                "at {offset}"
+            );
+        }
+        for start in &table.starts {
+            assert!(text.is_char_boundary(*start));
+        }
+        // A character cut short anywhere is refused.
+        for at in [CHECK_BLOCK_BYTES - 1, PARALLEL_JSON_BYTES + 5] {
+            let mut bad = bytes.to_vec();
+            let at = (at..).find(|&i| bad[i] >= 0xc0).expect("a character");
+            bad[at + 1] = b'x';
+            assert!(checked_text(&bad).is_none(), "at {at}");
+        }
+    }
+
+    #[test]
     fn a_split_inside_a_document_falls_back() {
         let file: Arc<str> = Arc::from("big.json");
         // One huge document whose members start lines with `{`.
@@ -1089,7 +1227,7 @@ mod tests {
             text.push_str("{\"a\": \"some value to fill the line\"},\n");
         }
         text.push_str("{\"a\": 0}]}\n{\"schema\": \"y\"}\n");
-        assert!(json_docs_parallel::<_, Vec<_>>(&file, &text, true, &Some).is_none());
+        assert!(json_docs_parallel::<_, Vec<_>>(&file, &text, None, true, &Some).is_none());
         let docs = json_docs(&file, &text).expect("valid");
         assert_eq!(docs.len(), 2);
         assert!(docs.iter().all(|d| !matches!(d, JsonRead::Doc(Err(_)))));
