@@ -575,7 +575,16 @@ impl SortedBundles {
         diags: &mut Vec<Diagnostic>,
     ) -> Self {
         let mut listed: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        // Bundles mostly come package by package: a run of one package's
+        // bundles is gathered without looking the package up for each.
+        let mut run: Option<(&str, Vec<usize>)> = None;
         for (i, b) in input.iter().enumerate() {
+            if let Some((package, positions)) = &mut run {
+                if *package == b.package {
+                    positions.push(i);
+                    continue;
+                }
+            }
             if b.package.is_empty() {
                 diags.push(
                     Diagnostic::error(format!("package name must be set for bundle {:?}", b.name))
@@ -596,7 +605,13 @@ impl SortedBundles {
                 );
                 continue;
             }
-            listed.entry(b.package.as_str()).or_default().push(i);
+            if let Some((package, positions)) = run.take() {
+                listed.entry(package).or_default().extend(positions);
+            }
+            run = Some((b.package.as_str(), vec![i]));
+        }
+        if let Some((package, positions)) = run {
+            listed.entry(package).or_default().extend(positions);
         }
         let mut runs: Vec<(PackageRun, Vec<usize>)> = Vec::with_capacity(listed.len());
         for (package, mut positions) in listed {
@@ -1160,6 +1175,41 @@ mod tests {
 
     /// Each bundle lists the channels that list it, in name order; bundles
     /// listed by the same channels share one list.
+    #[test]
+    fn bundles_are_sorted_into_packages_however_they_come() {
+        let mut docs = vec![
+            r#"{"schema":"olm.package","name":"a"}"#.to_owned(),
+            r#"{"schema":"olm.package","name":"b"}"#.to_owned(),
+        ];
+        // Runs of a package, another package between, a bundle of no
+        // package and one of an unknown package among them.
+        for (name, package) in [
+            ("a.v2", "a"),
+            ("a.v1", "a"),
+            ("b.v1", "b"),
+            ("z.v1", ""),
+            ("a.v3", "a"),
+            ("u.v1", "u"),
+            ("b.v0", "b"),
+            ("a.v0", "a"),
+        ] {
+            docs.push(bundle(name, package, "1.0.0"));
+        }
+        let loaded = crate::load::load_bytes("c.json", docs.join("\n").as_bytes());
+        let (model, diags) = Model::build(loaded.config);
+        let names = |p: &Package| p.bundles.iter().map(|b| b.name.clone()).collect::<Vec<_>>();
+        assert_eq!(names(&model.packages[0]), ["a.v0", "a.v1", "a.v2", "a.v3"]);
+        assert_eq!(names(&model.packages[1]), ["b.v0", "b.v1"]);
+        let messages: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            &messages[..2],
+            [
+                "package name must be set for bundle \"z.v1\"",
+                "unknown package \"u\" for bundle \"u.v1\""
+            ]
+        );
+    }
+
     #[test]
     fn bundles_know_their_channels() {
         let mut docs = vec![r#"{"schema":"olm.package","name":"a"}"#.to_owned()];
