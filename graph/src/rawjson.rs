@@ -1,6 +1,6 @@
 //! Raw JSON values and Go-compatible field access.
 //!
-//! Blobs are kept as raw JSON text (`Box<RawValue>`) so nothing is lost and payloads
+//! Blobs are kept as raw JSON text ([`RawJson`]) so nothing is lost and payloads
 //! olmsat does not inspect are never turned into trees. Typed fields are read with the
 //! rules of Go's `encoding/json`, which opm uses: object keys match struct fields
 //! case-insensitively (the last matching key wins), unknown keys are ignored, `null`
