@@ -245,6 +245,13 @@ impl<'m> RangeSources<'m> {
             found.too_many_edges = true;
             return found;
         }
+        if let [_] = slices.as_slice() {
+            // One slice: its lists are taken whole.
+            if let Some((sources, per_range)) = slices.into_iter().next() {
+                (found.sources, found.per_range) = (sources, per_range);
+            }
+            return found;
+        }
         found.sources = Vec::with_capacity(slices.iter().map(|(s, _)| s.len()).sum());
         found.per_range = Vec::with_capacity(found.ranges.len());
         for (sources, per_range) in slices {
