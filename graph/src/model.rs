@@ -764,42 +764,36 @@ fn make_bundle(b: crate::declcfg::Bundle, reading: BundleReading) -> (Bundle, Ve
     // Read for a graph, a bundle usually has only its `olm.package`
     // property left, which the model drops once it is read: its members are
     // read in place, with nothing made of them but the version.
-    if reading == BundleReading::Graph {
-        if let [p] = b.properties.as_slice() {
-            if let Some(plain) = property::plain_package(p) {
-                let mut diagnostics = Vec::new();
-                let (version, release) = package_facts(&b, plain, &mut diagnostics);
-                image_facts(&b, &mut diagnostics);
-                let bundle = Bundle {
-                    name: b.name,
-                    image: b.image,
-                    version,
-                    release,
-                    properties: Vec::new(),
-                    values: Vec::new(),
-                    related_images: b.related_images,
-                    location: b.location,
-                    channels: Arc::default(),
-                };
-                return (bundle, diagnostics);
-            }
+    let plain = match b.properties.as_slice() {
+        [p] if reading == BundleReading::Graph => property::plain_package(p),
+        _ => None,
+    };
+    let (version, release, properties, values, diagnostics) = match plain {
+        Some(plain) => {
+            let mut diagnostics = Vec::new();
+            let (version, release) = package_facts(&b, plain, &mut diagnostics);
+            image_facts(&b, &mut diagnostics);
+            (version, release, Vec::new(), Vec::new(), diagnostics)
         }
-    }
-    let BundleFacts {
-        mut values,
-        version,
-        release,
-        diagnostics,
-    } = bundle_facts(&b);
-    let mut properties = b.properties;
-    let is_package = |v: &PropertyValue| matches!(v, PropertyValue::Package { .. });
-    if reading == BundleReading::Graph && values.iter().any(is_package) {
-        (properties, values) = properties
-            .into_iter()
-            .zip(values)
-            .filter(|(_, v)| !is_package(v))
-            .unzip();
-    }
+        None => {
+            let BundleFacts {
+                mut values,
+                version,
+                release,
+                diagnostics,
+            } = bundle_facts(&b);
+            let mut properties = b.properties;
+            let is_package = |v: &PropertyValue| matches!(v, PropertyValue::Package { .. });
+            if reading == BundleReading::Graph && values.iter().any(is_package) {
+                (properties, values) = properties
+                    .into_iter()
+                    .zip(values)
+                    .filter(|(_, v)| !is_package(v))
+                    .unzip();
+            }
+            (version, release, properties, values, diagnostics)
+        }
+    };
     let bundle = Bundle {
         name: b.name,
         image: b.image,
