@@ -48,16 +48,8 @@ fn fixture(rel: &str) -> String {
     fixtures().join(rel).display().to_string()
 }
 
-/// The shared corpus beside the checkout (CI has it; a missing corpus fails).
-fn shared_corpus() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
-    assert!(
-        p.is_dir(),
-        "the shared corpus is expected at {}",
-        p.display()
-    );
-    Some(p)
-}
+#[path = "support/corpus.rs"]
+mod support;
 
 fn copy_dir(from: &Path, to: &Path) {
     fs::create_dir_all(to).unwrap();
@@ -140,10 +132,12 @@ fn validate_json_shape_and_exit_codes() {
 
 #[test]
 fn validate_reports_invalid_yaml_with_line_and_column() {
-    let Some(corpus) = shared_corpus() else {
+    let Some(dir) = support::need(
+        "bundles/community-operators-prod/eventing-kogito/1.1.0",
+        "validate_reports_invalid_yaml_with_line_and_column",
+    ) else {
         return;
     };
-    let dir = corpus.join("bundles/community-operators-prod/eventing-kogito/1.1.0");
     let o = olmsat(&["bundle", "validate", dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     let want = format!(
@@ -409,7 +403,8 @@ fn catalog_from_bundles_builds_a_valid_catalog() {
 
 #[test]
 fn catalog_from_corpus_package_reports_absent_replaces() {
-    let Some(corpus) = shared_corpus() else {
+    let Some(corpus) = support::require_full("catalog_from_corpus_package_reports_absent_replaces")
+    else {
         return;
     };
     let t = tempfile::tempdir().unwrap();

@@ -1,4 +1,4 @@
-//! The real bundles of the shared corpus (`../shared/corpus/bundles`: 917 bundles of
+//! The real bundles of the full corpus (`OLMSAT_CORPUS`, `bundles/`: 917 bundles of
 //! 45 packages from community-operators-prod and certified-operators, plus 16
 //! operator-registry test bundles): every bundle validated, a catalog built from all
 //! of them, and that catalog validated. The expected outcomes were checked by hand
@@ -32,7 +32,9 @@ fn package_of(path: &std::path::Path, root: &std::path::Path) -> String {
 
 #[test]
 fn corpus_bundles_validate_render_and_build_a_catalog() {
-    let Some(corpus) = common::shared_corpus() else {
+    let Some(corpus) =
+        common::support::require_full("corpus_bundles_validate_render_and_build_a_catalog")
+    else {
         return;
     };
     let root = corpus.join("bundles");

@@ -6,9 +6,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// The corpus of real catalogs (beside the workspace).
+#[path = "../support/corpus.rs"]
+pub mod support;
+
+/// The real catalogs the repository carries (`corpus/real/fbc`): the CLI tests run
+/// from there, naming catalogs by their path in the corpus.
 pub fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/fbc")
+    support::own().join("fbc")
 }
 
 /// What a run printed and how it exited.

@@ -1,5 +1,5 @@
 //! Helpers shared by the bundle tests: the repository's fixture bundles, temporary
-//! copies of them with edits, and the shared corpus location.
+//! copies of them with edits, and the corpus locations.
 
 #![allow(dead_code)]
 
@@ -11,17 +11,8 @@ pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/bundles")
 }
 
-/// The shared corpus (`../shared/corpus` from the workspace root), when present.
-pub fn shared_corpus() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
-    // CI has the corpus beside the checkout: a missing corpus is a failure, not a skip.
-    assert!(
-        p.is_dir(),
-        "the shared corpus is expected at {}",
-        p.display()
-    );
-    Some(p)
-}
+#[path = "../../../tests/support/corpus.rs"]
+pub mod support;
 
 /// Copy a directory tree.
 pub fn copy_dir(from: &Path, to: &Path) {

@@ -1,3 +1,7 @@
+// The corpus locations shared by every test crate.
+#[path = "../../../../tests/support/corpus.rs"]
+mod support;
+
 use super::*;
 
 fn general(text: &str) -> Result<YamlDoc, String> {
@@ -705,12 +709,7 @@ mod corpus {
     }
 
     fn run(dir: &str) -> Tally {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
-        assert!(
-            root.join("fbc").is_dir(),
-            "the shared corpus is expected at {}",
-            root.display()
-        );
+        let root = corpus_root();
         let mut files = Vec::new();
         files_under(&root.join(dir), &mut files);
         let parts: Vec<Tally> = files.par_iter().map(|f| check_file(f)).collect();
@@ -737,14 +736,33 @@ mod corpus {
         assert!(t.wrong.is_empty(), "{name}: {:#?}", t.wrong);
     }
 
+    /// The full corpus when `OLMSAT_CORPUS` names it, else the repository's own
+    /// `corpus/real` (with a line saying the larger run was skipped).
+    fn corpus_root() -> PathBuf {
+        super::support::full().unwrap_or_else(|| {
+            super::support::skip(
+                "the fast YAML reader's check over the full corpus (corpus/real was read instead)",
+                "set OLMSAT_CORPUS to the full corpus to run it",
+            );
+            super::support::own()
+        })
+    }
+
     /// Every YAML document of the real catalogs: the fast path agrees with the
     /// general parser or declines; nearly all are read by the fast path.
     #[test]
     fn every_catalog_document_agrees() {
         let t = run("fbc");
         report("catalogs", &t);
-        assert!(t.docs > 2000);
-        assert!(t.handled * 1000 >= t.docs * 995, "hit rate too low");
+        // The full corpus: over 2,000 documents, 99.5% read by the fast path; the
+        // repository's small one has proportionally more of opm's odd test fixtures.
+        let (least, per_mille) = if super::support::full().is_some() {
+            (2000, 995)
+        } else {
+            (100, 950)
+        };
+        assert!(t.docs > least, "{} documents", t.docs);
+        assert!(t.handled * 1000 >= t.docs * per_mille, "hit rate too low");
     }
 
     /// The same over the bundle manifests, written by many other tools.
@@ -752,6 +770,11 @@ mod corpus {
     fn every_bundle_document_agrees() {
         let t = run("bundles");
         report("bundle manifests", &t);
-        assert!(t.docs > 5000);
+        let least = if super::support::full().is_some() {
+            5000
+        } else {
+            100
+        };
+        assert!(t.docs > least, "{} documents", t.docs);
     }
 }
