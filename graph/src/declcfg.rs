@@ -22,7 +22,7 @@ pub mod schema {
 
 /// Every blob of one or more catalogs, in load order (files sorted by path, blobs in
 /// file order).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct DeclarativeConfig {
     /// `olm.package` blobs.
     pub packages: Vec<Package>,
@@ -70,7 +70,7 @@ impl DeclarativeConfig {
 }
 
 /// An `olm.package` blob.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Package {
     /// Package name.
     pub name: String,
@@ -96,7 +96,7 @@ pub struct Icon {
 }
 
 /// An `olm.channel` blob.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Channel {
     /// Channel name.
     pub name: String,
@@ -111,7 +111,7 @@ pub struct Channel {
 }
 
 /// One entry of a channel: a bundle name and the edges it declares.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChannelEntry {
     /// Bundle name.
     pub name: String,
@@ -126,7 +126,7 @@ pub struct ChannelEntry {
 }
 
 /// An `olm.bundle` blob.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Bundle {
     /// Bundle name.
     pub name: String,
@@ -142,6 +142,21 @@ pub struct Bundle {
     pub location: Location,
 }
 
+/// How much of an `olm.bundle` blob loading reads.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum BundleReading {
+    /// Every member, checked as opm checks it.
+    #[default]
+    Full,
+    /// Only what upgrade graphs use: `name`, `package` and the properties, of
+    /// which every item's `type` and `value` are checked but only `olm.package`
+    /// (the version) and `olm.deprecated` are kept. `image` and
+    /// `relatedImages` are neither read nor kept (the bundle's image is empty).
+    /// [`Model::build_reading`](crate::model::Model::build_reading) then keeps
+    /// the version but drops the `olm.package` property.
+    Graph,
+}
+
 /// A related image of a bundle.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RelatedImage {
@@ -152,7 +167,7 @@ pub struct RelatedImage {
 }
 
 /// A property: a type and a raw JSON value.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Property {
     /// The property type, e.g. `olm.gvk`.
     pub type_: String,
@@ -161,7 +176,7 @@ pub struct Property {
 }
 
 /// An `olm.deprecations` blob.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Deprecation {
     /// Package the deprecations apply to.
     pub package: String,
@@ -183,7 +198,7 @@ pub struct DeprecationEntry {
 }
 
 /// A blob of any schema other than the four opm knows, kept as it was.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Meta {
     /// The blob's schema.
     pub schema: String,

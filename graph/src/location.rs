@@ -138,6 +138,13 @@ pub(crate) fn to_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
+/// Byte offset of `part` inside `whole`, when `part` is a sub-slice of it.
+pub fn offset_in(whole: &str, part: &str) -> Option<usize> {
+    let w = whole.as_ptr() as usize;
+    let p = part.as_ptr() as usize;
+    (p >= w && p + part.len() <= w + whole.len()).then(|| p - w)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,11 +14,11 @@ use foldhash::{HashMap, HashMapExt};
 use rayon::prelude::*;
 
 use crate::chain::{self, ChainAnalysis};
+use crate::declcfg::BundleReading;
 use crate::declcfg::{
     schema, ChannelEntry, DeclarativeConfig, Deprecation, Icon, Property, RelatedImage,
 };
 use crate::diagnostic::Diagnostic;
-use crate::load::blob::BundleReading;
 use crate::location::Location;
 use crate::name_index::NameIndex;
 use crate::property::{self, PlainPackage, PropertyValue};

@@ -18,7 +18,7 @@ use serde_json::value::RawValue;
 /// Like serde_json's `Box<RawValue>`, but text the loader has already checked
 /// becomes one without being parsed again (serde_json's only owned constructor
 /// re-reads the whole value).
-#[derive(Clone)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct RawJson(Box<str>);
 
 impl RawJson {

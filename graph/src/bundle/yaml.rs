@@ -21,10 +21,11 @@ use serde_json::Value;
 use serde_saphyr::Spanned;
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::load::split::{self, Chunk};
-use crate::load::{is_duplicate_key, yaml_options, MAX_FILE_BYTES};
+use crate::limits::MAX_FILE_BYTES;
 use crate::location::{to_u32, LineIndex, Location};
 use crate::rawjson::{KeyWriter, Transcoded};
+use crate::stream::split::{self, Chunk};
+use crate::stream::yaml::{is_duplicate_key, options, DuplicateKeys};
 
 /// One document of a manifest file.
 #[derive(Debug, Clone)]
@@ -95,7 +96,7 @@ fn json_documents(file: &Arc<str>, text: &str) -> (Vec<Document>, Vec<Diagnostic
         match stream.next() {
             None => break,
             Some(Ok(raw)) => {
-                let off = crate::load::doc::offset_in(text, raw.get()).unwrap_or(0);
+                let off = crate::location::offset_in(text, raw.get()).unwrap_or(0);
                 let (line, col) = lines.line_col(off);
                 let location = Location::new(file.clone(), line).at(line, col);
                 match serde_json::from_str::<Value>(raw.get()) {
@@ -334,13 +335,13 @@ fn parse_chunk_strict<T>(
 where
     T: for<'de> Deserialize<'de>,
 {
-    match serde_saphyr::from_str_with_options::<T>(c.text, yaml_options(false)) {
+    match serde_saphyr::from_str_with_options::<T>(c.text, options(DuplicateKeys::Refuse)) {
         Ok(v) => Ok((v, None)),
         Err(e) if is_duplicate_key(&e) => {
             let mut warn = *yaml_error(file, c, &e);
             warn.severity = Severity::Warning;
             warn.message = "duplicate mapping key; the last value is used".to_owned();
-            serde_saphyr::from_str_with_options::<T>(c.text, yaml_options(true))
+            serde_saphyr::from_str_with_options::<T>(c.text, options(DuplicateKeys::LastWins))
                 .map(|v| (v, Some(warn)))
                 .map_err(|e| yaml_error(file, c, &e))
         }

@@ -16,7 +16,7 @@ use crate::rawjson::{
 use super::doc::{DocFields, FieldValue};
 
 /// A typed blob.
-#[derive(Debug)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Blob {
     /// `olm.package`
     Package(Package),
@@ -30,19 +30,109 @@ pub enum Blob {
     Other(Meta),
 }
 
-/// How much of an `olm.bundle` blob loading reads.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum BundleReading {
-    /// Every member, checked as opm checks it.
-    #[default]
-    Full,
-    /// Only what upgrade graphs use: `name`, `package` and the properties, of
-    /// which every item's `type` and `value` are checked but only `olm.package`
-    /// (the version) and `olm.deprecated` are kept. `image` and
-    /// `relatedImages` are neither read nor kept (the bundle's image is empty).
-    /// [`Model::build_reading`](crate::model::Model::build_reading) then keeps
-    /// the version but drops the `olm.package` property.
-    Graph,
+pub use crate::declcfg::BundleReading;
+
+/// A document that does not make a blob. The texts are opm's.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BlobError {
+    /// No `schema` member, or an empty one.
+    #[error("object '{0}' is missing root schema field")]
+    MissingSchema(String),
+    /// Keys that differ only in case (`name` and `Name`), by folded key.
+    #[error("{}", show_duplicates(.0))]
+    DuplicateKeys(Vec<FoldedKeys>),
+    /// A `schema`, `package` or `name` member that is not a string.
+    #[error("expected value for key {key:?} to be a string, got {shown}: {plain}")]
+    NotAString {
+        /// The key as written.
+        key: String,
+        /// The value as Go's `%t` verb shows it.
+        shown: String,
+        /// The value as written (`<nil>` for null).
+        plain: String,
+    },
+    /// A member that is not JSON (serde_json's text).
+    #[error("{0}")]
+    Json(String),
+    /// An `olm.package` blob's members.
+    #[error("parse package: {0}")]
+    Package(FieldError),
+    /// An `olm.channel` blob's members.
+    #[error("parse channel: {0}")]
+    Channel(FieldError),
+    /// An `olm.bundle` blob's members.
+    #[error("parse bundle: {0}")]
+    Bundle(FieldError),
+    /// An `olm.deprecations` blob's members.
+    #[error("parse deprecation: {0}")]
+    Deprecation(FieldError),
+}
+
+impl From<serde_json::Error> for BlobError {
+    fn from(e: serde_json::Error) -> Self {
+        BlobError::Json(e.to_string())
+    }
+}
+
+/// Keys of one blob that fold to the same key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FoldedKeys {
+    /// The key, lower-cased.
+    pub folded: String,
+    /// The keys as written, sorted.
+    pub keys: Vec<String>,
+}
+
+fn show_duplicates(groups: &[FoldedKeys]) -> String {
+    let each: Vec<String> = groups
+        .iter()
+        .map(|g| {
+            format!(
+                "duplicate keys for key {:?}: [{}]",
+                g.folded,
+                g.keys.join(" ")
+            )
+        })
+        .collect();
+    match each.as_slice() {
+        [one] => one.clone(),
+        _ => format!("[{}]", each.join(", ")),
+    }
+}
+
+/// A member of a known blob that does not decode into opm's Go type. The
+/// texts are Go's (`encoding/json`) or opm's.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FieldError {
+    /// A value of the wrong JSON type or shape, in Go's words.
+    #[error("{0}")]
+    Decode(String),
+    /// `properties` that is not an array.
+    #[error("json: cannot unmarshal {kind} into Go struct field {go_struct}.properties of type []property.Property")]
+    PropertiesNotArray {
+        /// The JSON type found.
+        kind: &'static str,
+        /// The Go struct holding the member.
+        go_struct: String,
+    },
+    /// A property that is not an object.
+    #[error("json: cannot unmarshal {0} into Go value of type property.Property")]
+    PropertyNotObject(&'static str),
+    /// A property without a type.
+    #[error("type must be set")]
+    TypeUnset,
+    /// A property without a value.
+    #[error("value must be set")]
+    ValueUnset,
+    /// An icon whose data is not a string.
+    #[error("json: cannot unmarshal into Go struct field Icon.icon.base64data of type []uint8")]
+    IconData,
+}
+
+impl From<String> for FieldError {
+    fn from(text: String) -> Self {
+        FieldError::Decode(text)
+    }
 }
 
 /// Convert a document into a blob. Errors are opm's texts; warnings report fields
@@ -51,7 +141,7 @@ pub fn to_blob(
     doc: DocFields,
     loc: &Location,
     warnings: &mut Vec<Diagnostic>,
-) -> Result<Blob, String> {
+) -> Result<Blob, BlobError> {
     to_blob_reading(doc, loc, warnings, BundleReading::Full)
 }
 
@@ -61,16 +151,15 @@ pub fn to_blob_reading(
     loc: &Location,
     warnings: &mut Vec<Diagnostic>,
     reading: BundleReading,
-) -> Result<Blob, String> {
+) -> Result<Blob, BlobError> {
     check_folded_duplicates(&doc.fields)?;
     let schema = meta_string(&doc.fields, "schema")?;
     let package = meta_string(&doc.fields, "package")?;
     let name = meta_string(&doc.fields, "name")?;
     if schema.is_empty() {
-        return Err(format!(
-            "object '{}' is missing root schema field",
-            abbreviate(&canonical_object(&doc.fields))
-        ));
+        return Err(BlobError::MissingSchema(abbreviate(&canonical_object(
+            &doc.fields,
+        ))));
     }
     let known: &[&str] = match schema.as_ref() {
         schema::PACKAGE => &[
@@ -130,16 +219,16 @@ pub fn to_blob_reading(
     match schema.as_ref() {
         schema::PACKAGE => parse_package(&obj, props, loc)
             .map(Blob::Package)
-            .map_err(|e| format!("parse package: {e}")),
+            .map_err(BlobError::Package),
         schema::CHANNEL => parse_channel(&obj, props, &doc, loc, warnings)
             .map(Blob::Channel)
-            .map_err(|e| format!("parse channel: {e}")),
+            .map_err(BlobError::Channel),
         schema::BUNDLE => parse_bundle(&obj, props, loc, reading)
             .map(Blob::Bundle)
-            .map_err(|e| format!("parse bundle: {e}")),
+            .map_err(BlobError::Bundle),
         schema::DEPRECATIONS => parse_deprecation(&obj, loc)
             .map(Blob::Deprecation)
-            .map_err(|e| format!("parse deprecation: {e}")),
+            .map_err(BlobError::Deprecation),
         _ => Ok(Blob::Other(Meta {
             schema: schema.into_owned(),
             package: package.into_owned(),
@@ -178,7 +267,7 @@ fn member_str<'d>(fields: &'d DocFields<'_>, key: &str) -> Option<std::borrow::C
 }
 
 /// opm rejects a blob whose keys differ only in case (`name` and `Name`).
-fn check_folded_duplicates<V>(fields: &[(Key<'_>, V)]) -> Result<(), String> {
+fn check_folded_duplicates<V>(fields: &[(Key<'_>, V)]) -> Result<(), BlobError> {
     let mut groups: BTreeMap<String, Vec<&str>> = BTreeMap::new();
     let ascii = fields.iter().all(|(k, _)| k.is_ascii());
     let clash = |i: usize, a: &str| {
@@ -196,25 +285,28 @@ fn check_folded_duplicates<V>(fields: &[(Key<'_>, V)]) -> Result<(), String> {
             g.push(k);
         }
     }
-    let errs: Vec<String> = groups
+    let groups: Vec<FoldedKeys> = groups
         .into_iter()
         .filter(|(_, ks)| ks.len() > 1)
         .map(|(folded, mut ks)| {
             ks.sort_unstable();
-            format!("duplicate keys for key {folded:?}: [{}]", ks.join(" "))
+            FoldedKeys {
+                folded,
+                keys: ks.into_iter().map(str::to_owned).collect(),
+            }
         })
         .collect();
-    match errs.len() {
-        0 => Ok(()),
-        1 => Err(errs.into_iter().next().unwrap_or_default()),
-        _ => Err(format!("[{}]", errs.join(", "))),
+    if groups.is_empty() {
+        Ok(())
+    } else {
+        Err(BlobError::DuplicateKeys(groups))
     }
 }
 
 fn meta_string<'d>(
     fields: &'d [(Key<'_>, FieldValue)],
     key: &str,
-) -> Result<std::borrow::Cow<'d, str>, String> {
+) -> Result<std::borrow::Cow<'d, str>, BlobError> {
     let Some((k, v)) = fields.iter().rev().find(|(k, _)| fold_eq(k, key)) else {
         return Ok(std::borrow::Cow::Borrowed(""));
     };
@@ -223,9 +315,9 @@ fn meta_string<'d>(
         if let Some(s) = crate::validjson::string(v.get()) {
             return Ok(s);
         }
-        return serde_json::from_str::<String>(v.get())
-            .map(std::borrow::Cow::Owned)
-            .map_err(|e| e.to_string());
+        return Ok(std::borrow::Cow::Owned(serde_json::from_str::<String>(
+            v.get(),
+        )?));
     }
     let shown = match json_kind(v) {
         "bool" => v.get().to_owned(),
@@ -238,9 +330,11 @@ fn meta_string<'d>(
     } else {
         v.get().to_owned()
     };
-    Err(format!(
-        "expected value for key {k:?} to be a string, got {shown}: {plain}"
-    ))
+    Err(BlobError::NotAString {
+        key: k.to_string(),
+        shown,
+        plain,
+    })
 }
 
 /// The object with keys sorted, as opm re-encodes every blob.
@@ -268,11 +362,14 @@ fn abbreviate(v: &serde_json::Value) -> String {
     }
 }
 
-fn str_field(o: &Object<'_>, key: &str, go: &str) -> Result<String, String> {
+fn str_field(o: &Object<'_>, key: &str, go: &str) -> Result<String, FieldError> {
     Ok(o.string(key, go)?.unwrap_or_default())
 }
 
-fn parse_properties(props: Option<&FieldValue>, go_struct: &str) -> Result<Vec<Property>, String> {
+fn parse_properties(
+    props: Option<&FieldValue>,
+    go_struct: &str,
+) -> Result<Vec<Property>, FieldError> {
     parse_properties_keeping(props, go_struct, |_| true)
 }
 
@@ -282,7 +379,7 @@ fn parse_properties_keeping(
     props: Option<&FieldValue>,
     go_struct: &str,
     keep: impl Fn(&str) -> bool,
-) -> Result<Vec<Property>, String> {
+) -> Result<Vec<Property>, FieldError> {
     let Some(text) = props.map(FieldValue::text) else {
         return Ok(Vec::new());
     };
@@ -291,24 +388,23 @@ fn parse_properties_keeping(
         return Ok(Vec::new());
     }
     if kind != "array" {
-        return Err(format!(
-            "json: cannot unmarshal {kind} into Go struct field {go_struct}.properties of type []property.Property"
-        ));
+        return Err(FieldError::PropertiesNotArray {
+            kind,
+            go_struct: go_struct.to_owned(),
+        });
     }
     // Properties hold the largest values of a catalog: read them in one pass.
     let mut out = Vec::new();
     for item in property_items(text)? {
         let property = (|| {
-            let po = item.map_err(|kind| {
-                format!("json: cannot unmarshal {kind} into Go value of type property.Property")
-            })?;
+            let po = item.map_err(FieldError::PropertyNotObject)?;
             let type_ = po.type_name()?;
             let value = po.value;
             if type_.is_empty() {
-                return Err("type must be set".to_owned());
+                return Err(FieldError::TypeUnset);
             }
             let Some(value) = value else {
-                return Err("value must be set".to_owned());
+                return Err(FieldError::ValueUnset);
             };
             Ok((type_, value))
         })()?;
@@ -329,8 +425,8 @@ fn list_of_known<'a, T>(
     known: &[&'a str],
     field: &str,
     go_type: &str,
-    each: impl FnMut(&'a str) -> Result<T, String>,
-) -> Result<Vec<T>, String> {
+    each: impl FnMut(&'a str) -> Result<T, FieldError>,
+) -> Result<Vec<T>, FieldError> {
     if known.is_empty() {
         return list_of(raw, field, go_type, each);
     }
@@ -341,8 +437,8 @@ fn list_of<'a, T>(
     raw: &'a str,
     field: &str,
     go_type: &str,
-    mut each: impl FnMut(&'a str) -> Result<T, String>,
-) -> Result<Vec<T>, String> {
+    mut each: impl FnMut(&'a str) -> Result<T, FieldError>,
+) -> Result<Vec<T>, FieldError> {
     if is_null(raw) {
         return Ok(Vec::new());
     }
@@ -354,7 +450,7 @@ fn parse_package(
     o: &Object<'_>,
     props: Option<&FieldValue>,
     loc: &Location,
-) -> Result<Package, String> {
+) -> Result<Package, FieldError> {
     let icon = match o.get("icon") {
         None => None,
         Some(raw) if is_null(raw) => None,
@@ -362,7 +458,7 @@ fn parse_package(
             let io = Object::parse(raw, "declcfg.Icon")
                 .map_err(|_| unmarshal_error(raw, "Package.icon", "declcfg.Icon"))?;
             let data = str_field(&io, "base64data", "Icon.base64data")
-                .map_err(|_| "json: cannot unmarshal into Go struct field Icon.icon.base64data of type []uint8".to_owned())?;
+                .map_err(|_| FieldError::IconData)?;
             base64_check(&data)?;
             Some(Icon {
                 base64data: data,
@@ -380,8 +476,10 @@ fn parse_package(
     })
 }
 
-fn base64_check(data: &str) -> Result<(), String> {
-    crate::property::decode_go_base64(data).map(|_| ())
+fn base64_check(data: &str) -> Result<(), FieldError> {
+    crate::property::decode_go_base64(data)
+        .map(|_| ())
+        .map_err(FieldError::Decode)
 }
 
 fn parse_channel(
@@ -390,7 +488,7 @@ fn parse_channel(
     doc: &DocFields<'_>,
     loc: &Location,
     warnings: &mut Vec<Diagnostic>,
-) -> Result<Channel, String> {
+) -> Result<Channel, FieldError> {
     let entry_lines = &doc.entry_lines;
     let name = str_field(o, "name", "Channel.name")?;
     let package = str_field(o, "package", "Channel.package")?;
@@ -470,7 +568,7 @@ fn parse_bundle(
     props: Option<&FieldValue>,
     loc: &Location,
     reading: BundleReading,
-) -> Result<Bundle, String> {
+) -> Result<Bundle, FieldError> {
     if reading == BundleReading::Graph {
         use crate::property::types;
         return Ok(Bundle {
@@ -517,7 +615,7 @@ fn parse_bundle(
     })
 }
 
-fn parse_deprecation(o: &Object<'_>, loc: &Location) -> Result<Deprecation, String> {
+fn parse_deprecation(o: &Object<'_>, loc: &Location) -> Result<Deprecation, FieldError> {
     let entries = match o.get("entries") {
         None => Vec::new(),
         Some(raw) => list_of(
@@ -619,22 +717,52 @@ mod tests {
             &mut Vec::new(),
         )
         .unwrap_err();
-        assert_eq!(e, "duplicate keys for key \"name\": [Name name]");
+        assert_eq!(
+            e,
+            BlobError::DuplicateKeys(vec![FoldedKeys {
+                folded: "name".into(),
+                keys: vec!["Name".into(), "name".into()]
+            }])
+        );
+        assert_eq!(
+            e.to_string(),
+            "duplicate keys for key \"name\": [Name name]"
+        );
+        let two = to_blob(
+            doc(&[
+                ("A", "1"),
+                ("a", "2"),
+                ("b", "3"),
+                ("B", "4"),
+                ("schema", "\"x\""),
+            ]),
+            &loc(),
+            &mut Vec::new(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            two.to_string(),
+            "[duplicate keys for key \"a\": [A a], duplicate keys for key \"b\": [B b]]"
+        );
     }
 
     #[test]
     fn missing_schema() {
         let e = to_blob(doc(&[("name", "\"a\"")]), &loc(), &mut Vec::new()).unwrap_err();
-        assert_eq!(e, "object '{\"name\":\"a\"}' is missing root schema field");
+        assert_eq!(
+            e.to_string(),
+            "object '{\"name\":\"a\"}' is missing root schema field"
+        );
         let e = to_blob(doc(&[]), &loc(), &mut Vec::new()).unwrap_err();
-        assert_eq!(e, "object '' is missing root schema field");
+        assert_eq!(e, BlobError::MissingSchema(String::new()));
+        assert_eq!(e.to_string(), "object '' is missing root schema field");
     }
 
     #[test]
     fn non_string_schema() {
         let e = to_blob(doc(&[("schema", "1")]), &loc(), &mut Vec::new()).unwrap_err();
         assert_eq!(
-            e,
+            e.to_string(),
             "expected value for key \"schema\" to be a string, got %!t(float64=1): 1"
         );
     }
@@ -650,7 +778,8 @@ mod tests {
             &mut Vec::new(),
         )
         .unwrap_err();
-        assert_eq!(e, "parse bundle: type must be set");
+        assert_eq!(e, BlobError::Bundle(FieldError::TypeUnset));
+        assert_eq!(e.to_string(), "parse bundle: type must be set");
     }
 
     #[test]

@@ -10,7 +10,8 @@ use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::location::{to_u32, LineCounter};
+use crate::diagnostic::Diagnostic;
+use crate::location::{to_u32, LineCounter, Location};
 use crate::rawjson::{fold_eq, JsonWriter, Key, KeyWriter, Transcoded};
 
 /// A document's top-level members, as JSON, with the 1-based lines (in the file)
@@ -47,18 +48,44 @@ impl FieldValue<'_> {
     }
 
     /// The value as raw JSON (text is checked on the way).
-    pub fn raw(&self) -> Result<&RawValue, String> {
+    pub fn raw(&self) -> Result<&RawValue, serde_json::Error> {
         match self {
             FieldValue::Raw(r) => Ok(r),
-            FieldValue::Text(t) => serde_json::from_str(t).map_err(|e| e.to_string()),
+            FieldValue::Text(t) => serde_json::from_str(t),
         }
     }
 }
 
 /// A document that is not an object, named by its JSON type (`array`, `string`,
-/// `null`, ...).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// `null`, ...). Its text is opm's.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "json: cannot unmarshal {0} into Go value of type map[string]interface {{}}{hint}",
+    hint = array_hint(.0)
+)]
 pub struct NotAnObject(pub &'static str);
+
+/// A hint for the one case that is a common mistake.
+fn array_hint(kind: &str) -> &'static str {
+    if kind == "array" {
+        " (a catalog file holds objects one after another, not a JSON array)"
+    } else {
+        ""
+    }
+}
+
+/// A document read into fields, where it starts and the warning reading it
+/// gave, or the error that stopped it.
+pub(crate) type DocResult<'a> =
+    Result<(DocFields<'a>, Location, Option<Box<Diagnostic>>), Box<Diagnostic>>;
+
+/// A document made a blob (or the error that stopped it), with its warnings.
+pub(crate) type Converted = (Result<super::blob::Blob, Diagnostic>, Vec<Diagnostic>);
+
+/// The error for a document that is not an object, at `loc`.
+pub(crate) fn not_object(kind: NotAnObject, loc: &Location) -> Box<Diagnostic> {
+    Box::new(Diagnostic::error(kind.to_string()).at(loc))
+}
 
 /// Make a JSON document's members (borrowed from `file_text`) into fields,
 /// finding the line of each `entries` item with `lines`, which must not have
@@ -95,12 +122,7 @@ pub fn json_doc<'a>(
     }
 }
 
-/// Byte offset of `part` inside `whole`, when `part` is a sub-slice of it.
-pub fn offset_in(whole: &str, part: &str) -> Option<usize> {
-    let w = whole.as_ptr() as usize;
-    let p = part.as_ptr() as usize;
-    (p >= w && p + part.len() <= w + whole.len()).then(|| p - w)
-}
+pub use crate::location::offset_in;
 
 /// A YAML document as read by serde-saphyr: either its members or what it was
 /// instead of a mapping.

@@ -77,7 +77,11 @@ pub(super) fn resolve_key(s: &str) -> Option<String> {
 }
 
 fn general(text: &str) -> Option<YamlDoc> {
-    serde_saphyr::from_str_with_options::<YamlDoc>(text, crate::load::yaml_options(false)).ok()
+    serde_saphyr::from_str_with_options::<YamlDoc>(
+        text,
+        crate::stream::yaml::options(crate::stream::yaml::DuplicateKeys::Refuse),
+    )
+    .ok()
 }
 
 /// Whether JSON needs `c` escaped.

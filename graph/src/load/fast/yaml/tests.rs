@@ -5,8 +5,11 @@ mod support;
 use super::*;
 
 fn general(text: &str) -> Result<YamlDoc, String> {
-    serde_saphyr::from_str_with_options::<YamlDoc>(text, crate::load::yaml_options(false))
-        .map_err(|e| e.to_string())
+    serde_saphyr::from_str_with_options::<YamlDoc>(
+        text,
+        crate::stream::yaml::options(crate::stream::yaml::DuplicateKeys::Refuse),
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// Inputs covering the supported subset's corners and its edges (including
@@ -650,7 +653,7 @@ mod round_trip {
 
 mod corpus {
     use super::*;
-    use crate::load::split;
+    use crate::stream::split;
     use rayon::prelude::*;
     use std::path::{Path, PathBuf};
 

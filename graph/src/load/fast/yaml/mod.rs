@@ -29,7 +29,7 @@ mod scalars;
 use std::borrow::Cow;
 use std::collections::HashSet;
 
-use super::doc::YamlDoc;
+use crate::load::doc::YamlDoc;
 use crate::rawjson::fold_eq;
 use lines::Line;
 use resolve::{needs_resolution, push_json_str, resolve_key};

@@ -1,0 +1,138 @@
+//! Reading a YAML stream into documents: split on `---` lines as opm's decoder
+//! splits it, each document read in parallel, by the fast reader when the
+//! [`Readers`] allow and it can, else by the general parser (serde-saphyr).
+
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::location::{to_u32, Location};
+use crate::stream::split::{self, Chunk};
+use crate::stream::yaml::{is_duplicate_key, options, DuplicateKeys};
+
+use super::doc::{not_object, DocResult, YamlDoc};
+use super::fast::Readers;
+
+/// A YAML document (or stream) the loader refuses, or a warning about one.
+#[derive(Debug, thiserror::Error)]
+pub enum YamlError {
+    /// A `---` line followed by something other than spaces or a comment.
+    #[error("invalid Yaml document separator: {0}")]
+    Separator(String),
+    /// A document of comments and blank lines only.
+    #[error("object '' is missing root schema field (this YAML document holds only comments or blank lines; opm rejects it)")]
+    CommentsOnly,
+    /// Not YAML, or beyond the parser's budget.
+    #[error("invalid YAML: {}", without_position(.0))]
+    Syntax(#[source] serde_saphyr::Error),
+    /// A mapping repeats a key (a warning).
+    #[error("duplicate mapping key; the last value is used, as opm does")]
+    DuplicateKey,
+}
+
+/// The parser's message without the position it appends (locations carry it).
+fn without_position(e: &serde_saphyr::Error) -> String {
+    let mut msg = e.to_string();
+    if let Some(i) = msg.find(" at line ") {
+        msg.truncate(i);
+    }
+    msg
+}
+
+/// Split a YAML stream and parse its documents in parallel.
+pub(crate) fn yaml_docs(
+    file: &Arc<str>,
+    text: &str,
+    readers: Readers,
+) -> Result<Vec<DocResult<'static>>, Box<Diagnostic>> {
+    let chunks = split::split_yaml(text).map_err(|b| {
+        Box::new(
+            Diagnostic::error(YamlError::Separator(b.trailing).to_string())
+                .at(&Location::new(file.clone(), b.line)),
+        )
+    })?;
+    Ok(chunks
+        .par_iter()
+        .map(|c| yaml_doc(file, c, readers))
+        .collect())
+}
+
+fn yaml_doc(file: &Arc<str>, c: &Chunk<'_>, readers: Readers) -> DocResult<'static> {
+    let loc = Location::new(file.clone(), split::first_content_line(c));
+    if split::is_blank_or_comments(c.text) {
+        return Err(Box::new(
+            Diagnostic::error(YamlError::CommentsOnly.to_string()).at(&loc),
+        ));
+    }
+    // Catalog YAML almost always stays within the subset the fast reader handles;
+    // anything else (and every error) goes to the general parser.
+    let parsed = match readers.yaml(c.text) {
+        Some(d) => Ok((d, None)),
+        None => general_yaml_doc(file, c),
+    };
+    match parsed {
+        Ok((d, warn)) => {
+            let warn = warn.map(Box::new);
+            let fields = d
+                .into_fields(c.first_line)
+                .map_err(|k| not_object(k, &loc))?;
+            Ok((fields, loc, warn))
+        }
+        Err(e) => {
+            let at = position(c, &e);
+            Err(Box::new(diagnostic(
+                file,
+                at,
+                Severity::Error,
+                YamlError::Syntax(e),
+            )))
+        }
+    }
+}
+
+/// Parse a document with the general YAML parser; a duplicate key is a warning
+/// (the last value wins, as with opm).
+fn general_yaml_doc(
+    file: &Arc<str>,
+    c: &Chunk<'_>,
+) -> Result<(YamlDoc, Option<Diagnostic>), serde_saphyr::Error> {
+    match serde_saphyr::from_str_with_options::<YamlDoc>(c.text, options(DuplicateKeys::Refuse)) {
+        Ok(d) => Ok((d, None)),
+        Err(e) if is_duplicate_key(&e) => {
+            let warn = diagnostic(
+                file,
+                position(c, &e),
+                Severity::Warning,
+                YamlError::DuplicateKey,
+            );
+            serde_saphyr::from_str_with_options::<YamlDoc>(c.text, options(DuplicateKeys::LastWins))
+                .map(|d| (d, Some(warn)))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The file line and column the parser's error `e` points at in chunk `c`.
+fn position(c: &Chunk<'_>, e: &serde_saphyr::Error) -> (u32, u32) {
+    match e.location() {
+        Some(l) if l.line() > 0 => (
+            c.first_line + to_u32(l.line() as usize) - 1,
+            to_u32(l.column() as usize),
+        ),
+        _ => (c.first_line, 0),
+    }
+}
+
+/// The diagnostic for `error` at `(line, col)` of `file`.
+fn diagnostic(
+    file: &Arc<str>,
+    (line, col): (u32, u32),
+    severity: Severity,
+    error: YamlError,
+) -> Diagnostic {
+    let mut d =
+        Diagnostic::error(error.to_string()).at(&Location::new(file.clone(), line).at(line, col));
+    d.severity = severity;
+    d
+}
