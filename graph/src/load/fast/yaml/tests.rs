@@ -1,5 +1,5 @@
 // The corpus locations shared by every test crate.
-#[path = "../../../../tests/support/corpus.rs"]
+#[path = "../../../../../tests/support/corpus.rs"]
 mod support;
 
 use super::*;
