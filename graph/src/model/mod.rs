@@ -347,3 +347,98 @@ impl Bundle {
             .any(|v| matches!(v, PropertyValue::Deprecated))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::link::tests::{entry, named};
+    use super::*;
+
+    fn entry_replacing(name: &str, replaces: &str) -> ChannelEntry {
+        ChannelEntry {
+            replaces: Some(replaces.to_owned()),
+            ..entry(name)
+        }
+    }
+
+    /// A channel keeps the first of entries sharing a name, analyses the
+    /// rest, and has no bundles until it is in a package.
+    #[test]
+    fn a_channel_is_made_with_its_analysis() {
+        let ch = Channel::new(
+            "stable",
+            vec![
+                entry("a.v1"),
+                entry_replacing("a.v2", "a.v1"),
+                entry_replacing("a.v1", "a.v2"),
+            ],
+        );
+        let names: Vec<&str> = ch.entries().iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["a.v1", "a.v2"]);
+        assert!(ch.chain().repeated.is_empty());
+        assert_eq!(ch.head().map(|e| e.name.as_str()), Some("a.v2"));
+        assert_eq!(ch.entry_bundles(), [None, None]);
+        assert!(!ch.is_synthesized());
+    }
+
+    /// A package puts its channels and bundles in name order, keeps the
+    /// first of each name, links each entry to its bundle and gives each
+    /// bundle the channels that list it, whatever the bundles said before.
+    #[test]
+    fn a_package_links_its_channels_and_bundles() {
+        let mut stale = named("a.v3");
+        stale.channels = Arc::from(["nowhere".to_owned()]);
+        let p = Package::new(
+            "a",
+            vec![
+                Channel::new(
+                    "stable",
+                    vec![entry("a.v1"), entry_replacing("a.v2", "a.v1")],
+                ),
+                Channel::new("fast", vec![entry("a.v2"), entry("a.v9")]),
+                Channel::new("stable", vec![entry("a.v3")]),
+            ],
+            vec![named("a.v2"), stale, named("a.v1"), named("a.v2")],
+        );
+        let channels: Vec<&str> = p.channels().iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(channels, ["fast", "stable"]);
+        let bundles: Vec<(&str, Vec<&str>)> = p
+            .bundles()
+            .iter()
+            .map(|b| {
+                (
+                    b.name.as_str(),
+                    b.channels.iter().map(String::as_str).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            bundles,
+            [
+                ("a.v1", vec!["stable"]),
+                ("a.v2", vec!["fast", "stable"]),
+                ("a.v3", vec![]),
+            ]
+        );
+        assert_eq!(
+            p.channel("fast").map(Channel::entry_bundles),
+            Some(&[Some(1), None][..])
+        );
+        assert_eq!(
+            p.channel("stable").map(Channel::entry_bundles),
+            Some(&[Some(0), Some(1)][..])
+        );
+        for (i, b) in p.bundles().iter().enumerate() {
+            assert_eq!(p.bundle_index(&b.name), Some(i));
+        }
+        assert_eq!(p.bundle_index("a.v9"), None);
+        let model = Model::new(vec![
+            Package::new("b", vec![], vec![]),
+            p,
+            Package::new("b", vec![], vec![named("b.v1")]),
+        ]);
+        let names: Vec<&str> = model.packages().iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["a", "b"]);
+        assert_eq!(model.package("b").map(|p| p.bundles().len()), Some(0));
+        assert_eq!(model.bundle_count(), 3);
+    }
+}

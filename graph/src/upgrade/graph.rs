@@ -321,7 +321,7 @@ impl<'m> ChannelGraph<'m> {
         max_range_edges: usize,
     ) -> ChannelGraph<'m> {
         let entries = &channel.entries();
-        let chain: &ChainAnalysis = &channel.chain();
+        let chain: &ChainAnalysis = channel.chain();
         // The channel's analysis indexed its entries; a channel built some
         // other way is indexed here.
         let indexed = chain.index.covers(entries);
@@ -535,7 +535,7 @@ impl<'m> ChannelGraph<'m> {
     pub fn node_index(&self, name: &str) -> Option<NodeIndex> {
         match self
             .entry_index
-            .find(&self.channel.entries(), |e| &e.name, name)
+            .find(self.channel.entries(), |e| &e.name, name)
         {
             Some(i) => Some(NodeIndex::new(i)),
             None => self.externals.get(name).copied(),
@@ -549,7 +549,7 @@ impl<'m> ChannelGraph<'m> {
 
     /// opm's head/chain analysis of the channel (as stored on the channel).
     pub fn chain(&self) -> &'m ChainAnalysis {
-        &self.channel.chain()
+        self.channel.chain()
     }
 
     /// The head, when the channel has exactly one.
