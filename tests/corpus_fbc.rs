@@ -32,7 +32,7 @@ fn validate_every_corpus_catalog() {
     for cat in common::corpus_catalogs("validate_every_corpus_catalog") {
         let loaded = load_path(&cat).expect("load");
         let (model, report) = validate(loaded);
-        assert!(!model.packages.is_empty(), "{}", cat.display());
+        assert!(!model.packages().is_empty(), "{}", cat.display());
         let errors: Vec<String> = report.errors.iter().map(|d| d.message.clone()).collect();
         outcomes.insert(cat.display().to_string(), errors);
     }
@@ -66,7 +66,7 @@ fn corpus_sizes() {
     ] {
         let (model, report) = validate(load_path(&base.join(dir)).expect("load"));
         assert!(report.passed(), "{dir}");
-        assert_eq!(model.packages.len(), packages, "{dir}");
+        assert_eq!(model.packages().len(), packages, "{dir}");
         assert_eq!(model.bundle_count(), bundles, "{dir}");
     }
 }

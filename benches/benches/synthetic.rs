@@ -132,10 +132,10 @@ fn bench_channel(c: &mut Criterion) {
         println!("note: the synthetic package is missing; channel benchmarks skipped");
         return;
     };
-    let Some(channel) = package.channels.iter().max_by_key(|c| c.entries.len()) else {
+    let Some(channel) = package.channels().iter().max_by_key(|c| c.entries().len()) else {
         return;
     };
-    let from = channel.entries[0].name.clone();
+    let from = channel.entries()[0].name.clone();
     let mut group = c.benchmark_group("channel");
     group
         .sample_size(10)

@@ -1,7 +1,7 @@
 //! # olmsat-graph
 //!
 //! The catalog side of olmsat: the file-based catalog model ([`declcfg`]), loading
-//! ([`load`]), versions and blang semver ranges ([`version`], [`range`]), the
+//! ([`load`]), versions and blang semver ranges ([`mod@semver`]), the
 //! package/channel/bundle model built from a catalog ([`model`]), validation with
 //! opm's rules and texts ([`validate`]), writing catalogs back ([`mod@write`]),
 //! operator bundle directories: reading, validation, rendering and building
@@ -24,16 +24,14 @@ pub mod location;
 pub mod model;
 pub mod name_index;
 pub mod property;
-pub mod range;
 pub mod rawjson;
+pub mod semver;
 pub mod stream;
 pub mod suggest;
 pub mod synthetic;
 pub mod upgrade;
 pub mod validate;
 pub mod validjson;
-pub mod version;
-pub mod version_index;
 pub mod write;
 pub mod yaml_emit;
 

@@ -51,7 +51,7 @@ pub struct BundleRow {
 
 fn selected<'m>(model: &'m Model, package: Option<&str>) -> Vec<&'m Package> {
     model
-        .packages
+        .packages()
         .iter()
         .filter(|p| package.is_none_or(|want| p.name == want))
         .collect()
@@ -104,8 +104,8 @@ pub fn packages(model: &Model, package: Option<&str>) -> Vec<PackageRow> {
 pub fn channels(model: &Model, package: Option<&str>) -> Vec<ChannelRow> {
     let mut rows = Vec::new();
     for p in selected(model, package) {
-        for c in &p.channels {
-            let head = match (&c.chain.error, c.head()) {
+        for c in p.channels() {
+            let head = match (&c.chain().error, c.head()) {
                 (_, Some(h)) => Ok(h.name.clone()),
                 (Some(e), None) => Err(e.to_string()),
                 (None, None) => Err("channel must contain at least one bundle".to_owned()),
@@ -124,8 +124,8 @@ pub fn channels(model: &Model, package: Option<&str>) -> Vec<ChannelRow> {
 pub fn bundles(model: &Model, package: Option<&str>) -> Vec<BundleRow> {
     let mut rows = Vec::new();
     for p in selected(model, package) {
-        for c in &p.channels {
-            let mut entries: Vec<_> = c.entries.iter().collect();
+        for c in p.channels() {
+            let mut entries: Vec<_> = c.entries().iter().collect();
             entries.sort_by(|a, b| a.name.cmp(&b.name));
             for e in entries {
                 rows.push(BundleRow {

@@ -14,8 +14,8 @@ use crate::diagnostic::Diagnostic;
 use crate::load::Loaded;
 use crate::model::{Bundle, Channel, Model, Package};
 use crate::property::{types, PropertyValue};
-use crate::range::{self, Range};
-use crate::version_index::VersionIndex;
+use crate::semver::index::VersionIndex;
+use crate::semver::range::{self, Range};
 
 /// The outcome of validating a catalog.
 #[derive(Debug, Default)]
@@ -136,7 +136,7 @@ pub fn validate_model(model: &Model) -> Vec<Diagnostic> {
     use rayon::prelude::*;
     // Packages are independent: check them in parallel, report in package order.
     let per_package: Vec<Vec<Diagnostic>> = model
-        .packages
+        .packages()
         .par_iter()
         .map(|pkg| {
             let mut out = Vec::new();
@@ -152,7 +152,7 @@ fn validate_package(pkg: &Package, out: &mut Vec<Diagnostic>) {
     if pkg.default_channel.is_empty() {
         out.push(perr("default channel must be set"));
     }
-    if pkg.channels.is_empty() {
+    if pkg.channels().is_empty() {
         out.push(perr("package must contain at least one channel"));
     }
     if let Some(dup) = duplicate_versions(pkg) {
@@ -167,7 +167,7 @@ fn validate_package(pkg: &Package, out: &mut Vec<Diagnostic>) {
                 .unwrap_or(&pkg.location)),
         );
     }
-    for ch in &pkg.channels {
+    for ch in pkg.channels() {
         validate_channel(pkg, ch, out);
     }
     warn_build_metadata_only(pkg, out);
@@ -177,7 +177,7 @@ fn validate_package(pkg: &Package, out: &mut Vec<Diagnostic>) {
 /// bundle in any channel, by version string (build metadata included) plus release.
 fn duplicate_versions(pkg: &Package) -> Option<String> {
     let mut by_version: BTreeMap<String, BTreeSet<&str>> = BTreeMap::new();
-    for b in &pkg.bundles {
+    for b in pkg.bundles() {
         if b.channels.is_empty() {
             continue;
         }
@@ -208,15 +208,15 @@ fn validate_channel(pkg: &Package, ch: &Channel, out: &mut Vec<Diagnostic>) {
             .package(&pkg.name)
             .channel(&ch.name)
     };
-    if ch.entries.is_empty() {
+    if ch.entries().is_empty() {
         let mut msg = "channel must contain at least one bundle".to_owned();
-        if ch.synthesized {
+        if ch.is_synthesized() {
             msg.push_str(
                 " (the package's defaultChannel names a channel that has no olm.channel blob)",
             );
         }
         out.push(cerr(msg));
-    } else if let Some(e) = &ch.chain.error {
+    } else if let Some(e) = &ch.chain().error {
         let mut d = cerr(e.to_string());
         if let Some(hint) = chain_hint(ch) {
             d.message.push_str(&hint);
@@ -231,10 +231,10 @@ fn validate_channel(pkg: &Package, ch: &Channel, out: &mut Vec<Diagnostic>) {
     {
         out.push(cerr("invalid deprecation: message must be set".to_owned()));
     }
-    let names: BTreeSet<&str> = ch.entries.iter().map(|e| e.name.as_str()).collect();
+    let names: BTreeSet<&str> = ch.entries().iter().map(|e| e.name.as_str()).collect();
     // The entries by version, made at the first skipRange.
     let mut by_version: Option<VersionIndex<'_>> = None;
-    for e in &ch.entries {
+    for e in ch.entries() {
         let berr = |m: String| {
             Diagnostic::error(m)
                 .at(&e.location)
@@ -285,7 +285,7 @@ fn validate_channel(pkg: &Package, ch: &Channel, out: &mut Vec<Diagnostic>) {
                 }
                 Ok(r) => {
                     let by_version = by_version.get_or_insert_with(|| {
-                        VersionIndex::new(ch.entries.iter().enumerate().filter_map(|(i, e)| {
+                        VersionIndex::new(ch.entries().iter().enumerate().filter_map(|(i, e)| {
                             pkg.bundle(&e.name)
                                 .and_then(|b| b.version.as_ref())
                                 .map(|v| (i, v))
@@ -293,7 +293,7 @@ fn validate_channel(pkg: &Package, ch: &Channel, out: &mut Vec<Diagnostic>) {
                     });
                     let matches_any = by_version
                         .matching(&r)
-                        .any(|other| ch.entries[other].name != e.name);
+                        .any(|other| ch.entries()[other].name != e.name);
                     if !matches_any {
                         out.push(bwarn(format!(
                             "skipRange {sr:?} matches no other bundle in channel {:?}",
@@ -337,8 +337,8 @@ fn validate_channel(pkg: &Package, ch: &Channel, out: &mut Vec<Diagnostic>) {
 
 fn chain_hint(ch: &Channel) -> Option<String> {
     use crate::chain::ChainError;
-    match &ch.chain.error {
-        Some(ChainError::MultipleHeads(_)) if ch.entries.iter().any(|e| e.skip_range.is_some()) => Some(
+    match &ch.chain().error {
+        Some(ChainError::MultipleHeads(_)) if ch.entries().iter().any(|e| e.skip_range.is_some()) => Some(
             " (skipRange does not link entries for this check: link them with replaces or skips)".to_owned(),
         ),
         _ => None,
@@ -376,7 +376,7 @@ fn warn_property_typos(pkg: &Package, ch: &Channel, b: &Bundle, out: &mut Vec<Di
 /// version order cannot tell them apart.
 fn warn_build_metadata_only(pkg: &Package, out: &mut Vec<Diagnostic>) {
     let mut groups: BTreeMap<String, Vec<&Bundle>> = BTreeMap::new();
-    for b in &pkg.bundles {
+    for b in pkg.bundles() {
         if let Some(v) = &b.version {
             if !v.build.is_empty() {
                 let mut core = v.clone();
@@ -386,7 +386,7 @@ fn warn_build_metadata_only(pkg: &Package, out: &mut Vec<Diagnostic>) {
         }
     }
     for (core, bs) in groups {
-        let plain = pkg.bundles.iter().filter(|b| {
+        let plain = pkg.bundles().iter().filter(|b| {
             b.version
                 .as_ref()
                 .is_some_and(|v| v.build.is_empty() && v.to_string() == core)

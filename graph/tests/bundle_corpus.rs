@@ -227,7 +227,7 @@ fn corpus_bundles_validate_render_and_build_a_catalog() {
     let loaded = load::load_path(out.path()).unwrap();
     assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
     let (model, report) = validate(loaded);
-    assert_eq!(model.packages.len(), 46);
+    assert_eq!(model.packages().len(), 46);
     assert_eq!(model.bundle_count(), 928);
     let mut failing: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for e in &report.errors {

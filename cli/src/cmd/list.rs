@@ -30,7 +30,7 @@ pub fn run(
     };
     if let Some(p) = package {
         if model.package(p).is_none() {
-            let names: Vec<&str> = model.packages.iter().map(|p| p.name.as_str()).collect();
+            let names: Vec<&str> = model.packages().iter().map(|p| p.name.as_str()).collect();
             eprintln!(
                 "olmsat: unknown package {p:?}; the catalog has: {}",
                 names.join(", ")

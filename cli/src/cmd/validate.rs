@@ -35,7 +35,7 @@ pub fn run(paths: &[PathBuf], format: ReportFormat) -> Result<Exit, Box<dyn std:
             let verdict = if report.passed() { "valid" } else { "invalid" };
             println!(
                 "{verdict}: {} package(s), {} bundle(s) in {files} file(s); {} error(s), {} warning(s)",
-                model.packages.len(),
+                model.packages().len(),
                 model.bundle_count(),
                 report.errors.len(),
                 report.warnings.len()

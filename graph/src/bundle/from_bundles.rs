@@ -37,7 +37,7 @@ use crate::bundle::BundleError;
 use crate::declcfg::{Bundle, Channel, ChannelEntry, DeclarativeConfig, Package};
 use crate::diagnostic::Diagnostic;
 use crate::location::Location;
-use crate::version;
+use crate::semver::version;
 use crate::write::{write, Format};
 
 /// How channel entries get their upgrade edges.

@@ -39,7 +39,7 @@ use crate::diagnostic::Diagnostic;
 use crate::location::Location;
 use crate::property::types;
 use crate::rawjson::raw_from_string;
-use crate::version;
+use crate::semver::version;
 
 /// How to render.
 #[derive(Debug, Clone, Default)]

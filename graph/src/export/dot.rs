@@ -376,7 +376,7 @@ fn write_channel(
         push_node_id(out, &prefix, n.index());
         out.push_str(" [");
         let range = match g.node(n).presence {
-            Presence::Entry(i) if dense => channel.entries[i].skip_range.as_deref(),
+            Presence::Entry(i) if dense => channel.entries()[i].skip_range.as_deref(),
             _ => None,
         };
         write_node_attrs(
@@ -606,16 +606,14 @@ mod tests {
         let mut d = Deprecations::default();
         d.bundles.insert("a".into(), "old\n".into());
         d.channels.insert("stable".into(), "gone".into());
-        let m = Model {
-            packages: vec![package_with(
-                &[
-                    "a@1.0.0<pruned",
-                    "^b@1.1.0<a",
-                    "c@1.2.0<b|w\"e\\{x}|<y>;<1.2.0",
-                ],
-                d,
-            )],
-        };
+        let m = Model::new(vec![package_with(
+            &[
+                "a@1.0.0<pruned",
+                "^b@1.1.0<a",
+                "c@1.2.0<b|w\"e\\{x}|<y>;<1.2.0",
+            ],
+            d,
+        )]);
         let opts = DrawOptions {
             channel: Some("stable"),
             highlight_from: Some("1.0.5"),

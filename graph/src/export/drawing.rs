@@ -141,13 +141,13 @@ impl<'m> Drawing<'m> {
     pub fn new(model: &'m Model, opts: &DrawOptions<'_>) -> Result<Drawing<'m>, DrawError> {
         let mut packages: Vec<&'m Package> = match opts.package {
             Some(name) => vec![select::select_package(model, name)?],
-            None => model.packages.iter().collect(),
+            None => model.packages().iter().collect(),
         };
         if let Some(ch) = opts.channel {
             let with_channel: Vec<&'m Package> = packages
                 .iter()
                 .copied()
-                .filter(|p| p.channel(ch).is_some_and(|c| !c.synthesized))
+                .filter(|p| p.channel(ch).is_some_and(|c| !c.is_synthesized()))
                 .collect();
             if with_channel.is_empty() {
                 if let Some(p) = opts.package {
@@ -156,7 +156,7 @@ impl<'m> Drawing<'m> {
                 }
                 let mut names: Vec<&str> = packages
                     .iter()
-                    .flat_map(|p| p.channels.iter().filter(|c| !c.synthesized))
+                    .flat_map(|p| p.channels().iter().filter(|c| !c.is_synthesized()))
                     .map(|c| c.name.as_str())
                     .collect();
                 names.sort_unstable();
@@ -182,9 +182,9 @@ impl<'m> Drawing<'m> {
         let mut drawn = Vec::with_capacity(packages.len());
         for p in packages {
             let channels = p
-                .channels
+                .channels()
                 .iter()
-                .filter(|c| !c.synthesized)
+                .filter(|c| !c.is_synthesized())
                 .filter(|c| opts.channel.is_none_or(|name| c.name == name))
                 .map(|c| {
                     let g = ChannelGraph::build(p, c).complete()?;
@@ -241,14 +241,12 @@ mod tests {
     use crate::upgrade::fixture::package;
 
     fn model() -> Model {
-        Model {
-            packages: vec![package(&[
-                "a@1.0.0",
-                "b@1.1.0<a",
-                "c@1.2.0<b|a",
-                "!o@0.1.0",
-            ])],
-        }
+        Model::new(vec![package(&[
+            "a@1.0.0",
+            "b@1.1.0<a",
+            "c@1.2.0<b|a",
+            "!o@0.1.0",
+        ])])
     }
 
     #[test]

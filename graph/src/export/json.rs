@@ -257,9 +257,11 @@ mod tests {
 
     #[test]
     fn nodes_edges_and_paths() {
-        let m = Model {
-            packages: vec![package(&["a@1.0.0", "b@1.1.0<a;<1.1.0", "c@1.2.0<b|gone"])],
-        };
+        let m = Model::new(vec![package(&[
+            "a@1.0.0",
+            "b@1.1.0<a;<1.1.0",
+            "c@1.2.0<b|gone",
+        ])]);
         let opts = DrawOptions {
             channel: Some("stable"),
             highlight_from: Some("0.9.0"),

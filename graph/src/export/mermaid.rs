@@ -23,8 +23,8 @@ use std::io::{self, Write};
 use petgraph::graph::NodeIndex;
 
 use super::drawing::{Drawing, DrawnChannel};
+use crate::semver::version::go_quote;
 use crate::upgrade::{EdgeKind, Presence};
-use crate::version::go_quote;
 
 /// Style of the highlighted path's nodes and edges.
 pub const HIGHLIGHT_STYLE: &str = "stroke:#D62728,stroke-width:4px";
@@ -262,12 +262,10 @@ mod tests {
         d.bundles.insert("a".into(), "old".into());
         d.channels.insert("stable".into(), "old".into());
         d.package = Some("old".into());
-        let m = Model {
-            packages: vec![package_with(
-                &["a@1.0.0", "b@1.1.0<a", "c@1.2.0<b|a;>=1.0.0 <1.2.0"],
-                d,
-            )],
-        };
+        let m = Model::new(vec![package_with(
+            &["a@1.0.0", "b@1.1.0<a", "c@1.2.0<b|a;>=1.0.0 <1.2.0"],
+            d,
+        )]);
         let opts = DrawOptions {
             highlight_from: Some("a"),
             ..DrawOptions::default()

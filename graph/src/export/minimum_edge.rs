@@ -14,9 +14,9 @@
 use petgraph::graph::{EdgeIndex, NodeIndex};
 
 use crate::model::{Model, Package};
-use crate::range::Range;
+use crate::semver::range::Range;
+use crate::semver::version;
 use crate::upgrade::{ChannelGraph, EdgeKind, Presence};
-use crate::version;
 
 /// The floor: a bundle named by `--minimum-edge` and its version.
 #[derive(Debug, Clone)]
@@ -49,7 +49,7 @@ impl MinimumEdge {
     ) -> Result<MinimumEdge, MinimumEdgeError> {
         let package = packages
             .into_iter()
-            .find(|p| p.channels.iter().any(|c| c.entry(name).is_some()))
+            .find(|p| p.channels().iter().any(|c| c.entry(name).is_some()))
             .ok_or_else(|| MinimumEdgeError::Unknown(name.to_owned()))?;
         let version = package
             .bundle(name)
@@ -64,7 +64,7 @@ impl MinimumEdge {
 
     /// [`MinimumEdge::find`] over a whole model.
     pub fn find_in(model: &Model, name: &str) -> Result<MinimumEdge, MinimumEdgeError> {
-        MinimumEdge::find(&model.packages, name)
+        MinimumEdge::find(model.packages(), name)
     }
 
     fn at_or_above(&self, v: Option<&semver::Version>) -> bool {
@@ -74,7 +74,7 @@ impl MinimumEdge {
     /// The nodes and edges of `graph` drawn under this floor: (nodes in index
     /// order, edges in index order).
     pub fn filter(&self, graph: &ChannelGraph<'_>) -> (Vec<NodeIndex>, Vec<EdgeIndex>) {
-        let entries = &graph.channel().entries;
+        let entries = &graph.channel().entries();
         let version_of = |name: &str| graph.node_index(name).and_then(|n| graph.node(n).version);
         let mut keeps_range = vec![false; entries.len()];
         let mut drawn = vec![false; graph.node_count()];

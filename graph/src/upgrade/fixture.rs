@@ -62,16 +62,9 @@ fn channel(name: &str, mut entries: Vec<ChannelEntry>) -> Channel {
     for (i, e) in entries.iter_mut().enumerate() {
         e.location = Location::new(file.clone(), u32::try_from(i + 1).unwrap_or(0));
     }
-    let analysis = chain::analyze(&entries);
-    Channel {
-        name: name.to_owned(),
-        entries,
-        properties: Vec::new(),
-        location: Location::new(file, 0),
-        synthesized: false,
-        chain: analysis,
-        entry_bundles: Vec::new(),
-    }
+    let mut channel = Channel::new(name, entries);
+    channel.location = Location::new(file, 0);
+    channel
 }
 
 /// A package `p` with channel `stable` (and `other` when a spec has `!`).
@@ -82,7 +75,7 @@ pub(crate) fn package(specs: &[&str]) -> Package {
 /// [`package`] with deprecations.
 pub(crate) fn package_with(specs: &[&str], deprecations: Deprecations) -> Package {
     let specs: Vec<Spec> = specs.iter().map(|s| parse(s)).collect();
-    let mut bundles: Vec<Bundle> = specs
+    let bundles: Vec<Bundle> = specs
         .iter()
         .filter(|s| s.version.is_some() || !s.in_stable || s.legacy_deprecated)
         .map(|s| Bundle {
@@ -101,7 +94,6 @@ pub(crate) fn package_with(specs: &[&str], deprecations: Deprecations) -> Packag
             channels: Arc::from([if s.in_stable { "stable" } else { "other" }.to_owned()]),
         })
         .collect();
-    bundles.sort_by(|a, b| a.name.cmp(&b.name));
     let stable: Vec<ChannelEntry> = specs
         .iter()
         .filter(|s| s.in_stable)
@@ -116,28 +108,14 @@ pub(crate) fn package_with(specs: &[&str], deprecations: Deprecations) -> Packag
     if !other.is_empty() {
         channels.insert(0, channel("other", other));
     }
-    for ch in &mut channels {
-        ch.entry_bundles = ch
-            .entries
-            .iter()
-            .map(|e| bundles.iter().position(|b| b.name == e.name))
-            .collect();
-    }
-    Package {
-        name: "p".to_owned(),
-        default_channel: "stable".to_owned(),
-        description: String::new(),
-        icon: None,
-        properties: Vec::new(),
-        location: Location::new(Arc::from("package.yaml"), 1),
-        channels,
-        index: crate::name_index::NameIndex::new(&bundles, |b| &b.name).0,
-        bundles,
-        deprecations,
-    }
+    let mut package = Package::new("p", channels, bundles);
+    package.default_channel = "stable".to_owned();
+    package.location = Location::new(Arc::from("package.yaml"), 1);
+    package.deprecations = deprecations;
+    package
 }
 
 /// The `stable` channel of a fixture package.
 pub(crate) fn stable(p: &Package) -> &Channel {
-    &p.channels[p.channels.len() - 1]
+    &p.channels()[p.channels().len() - 1]
 }

@@ -17,9 +17,9 @@ use crate::declcfg::ChannelEntry;
 use crate::location::Location;
 use crate::model::{Bundle, Channel, Package};
 use crate::name_index::NameIndex;
-use crate::range::{Range, RangeError};
-use crate::version;
-use crate::version_index::VersionIndex;
+use crate::semver::index::VersionIndex;
+use crate::semver::range::{Range, RangeError};
+use crate::semver::version;
 
 /// Why an edge exists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -320,8 +320,8 @@ impl<'m> ChannelGraph<'m> {
         channel: &'m Channel,
         max_range_edges: usize,
     ) -> ChannelGraph<'m> {
-        let entries = &channel.entries;
-        let chain: &ChainAnalysis = &channel.chain;
+        let entries = &channel.entries();
+        let chain: &ChainAnalysis = channel.chain();
         // The channel's analysis indexed its entries; a channel built some
         // other way is indexed here.
         let indexed = chain.index.covers(entries);
@@ -330,12 +330,12 @@ impl<'m> ChannelGraph<'m> {
         } else {
             std::borrow::Cow::Owned(NameIndex::new(entries, |e| &e.name).0)
         };
-        let entry_bundles = (channel.entry_bundles.len() == entries.len())
-            .then_some(channel.entry_bundles.as_slice());
+        let entry_bundles =
+            (channel.entry_bundles().len() == entries.len()).then_some(channel.entry_bundles());
         // The package's bundle of entry `i`.
         let entry_bundle = |i: usize| -> Option<&'m Bundle> {
             match entry_bundles {
-                Some(b) => b[i].and_then(|j| package.bundles.get(j)),
+                Some(b) => b[i].and_then(|j| package.bundles().get(j)),
                 None => package.bundle(&entries[i].name),
             }
         };
@@ -535,7 +535,7 @@ impl<'m> ChannelGraph<'m> {
     pub fn node_index(&self, name: &str) -> Option<NodeIndex> {
         match self
             .entry_index
-            .find(&self.channel.entries, |e| &e.name, name)
+            .find(self.channel.entries(), |e| &e.name, name)
         {
             Some(i) => Some(NodeIndex::new(i)),
             None => self.externals.get(name).copied(),
@@ -544,23 +544,23 @@ impl<'m> ChannelGraph<'m> {
 
     /// The node of entry `i` of the channel.
     pub fn entry_node(&self, i: usize) -> Option<NodeIndex> {
-        (i < self.channel.entries.len()).then(|| NodeIndex::new(i))
+        (i < self.channel.entries().len()).then(|| NodeIndex::new(i))
     }
 
     /// opm's head/chain analysis of the channel (as stored on the channel).
     pub fn chain(&self) -> &'m ChainAnalysis {
-        &self.channel.chain
+        self.channel.chain()
     }
 
     /// The head, when the channel has exactly one.
     pub fn head(&self) -> Option<NodeIndex> {
-        self.channel.chain.head.and_then(|i| self.entry_node(i))
+        self.channel.chain().head.and_then(|i| self.entry_node(i))
     }
 
     /// The replaces chain from the head, head first.
     pub fn chain_nodes(&self) -> impl Iterator<Item = NodeIndex> + '_ {
         self.channel
-            .chain
+            .chain()
             .chain
             .iter()
             .filter_map(|&i| self.entry_node(i))
@@ -738,13 +738,13 @@ mod tests {
             .collect();
         // Every (version, range) pair tested, in the entries' order.
         let mut expected = Vec::new();
-        for (i, e) in ch.entries.iter().enumerate() {
+        for (i, e) in ch.entries().iter().enumerate() {
             let Some(Ok(range)) = e.skip_range.as_deref().map(Range::parse) else {
                 continue;
             };
-            for (j, b) in p.bundles.iter().enumerate() {
+            for (j, b) in p.bundles().iter().enumerate() {
                 if b.version.as_ref().is_some_and(|v| range.matches(v)) {
-                    let from = ch.entries.iter().position(|x| x.name == b.name);
+                    let from = ch.entries().iter().position(|x| x.name == b.name);
                     expected.push((from.unwrap_or(j), i));
                 }
             }

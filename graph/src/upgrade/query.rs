@@ -171,7 +171,7 @@ impl<'m> ChannelGraph<'m> {
         };
         if !entry_start {
             if let Some(v) = &start.version {
-                let entries = &self.channel().entries;
+                let entries = &self.channel().entries();
                 for (i, range) in self.ranges() {
                     if range.matches(v) {
                         if let (Some(to), Some(declared_by)) =
@@ -209,7 +209,7 @@ impl<'m> ChannelGraph<'m> {
         if node.skipped {
             let mut by: Vec<&'m str> = self
                 .channel()
-                .entries
+                .entries()
                 .iter()
                 .filter(|e| e.skips.iter().any(|s| s == node.name))
                 .map(|e| e.name.as_str())

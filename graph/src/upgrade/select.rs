@@ -43,7 +43,7 @@ pub fn select_package<'m>(model: &'m Model, name: &str) -> Result<&'m Package, S
         .package(name)
         .ok_or_else(|| SelectError::UnknownPackage {
             name: name.to_owned(),
-            known: suggest::closest(name, model.packages.iter().map(|p| p.name.as_str()))
+            known: suggest::closest(name, model.packages().iter().map(|p| p.name.as_str()))
                 .into_iter()
                 .map(str::to_owned)
                 .collect(),
@@ -58,9 +58,9 @@ pub fn select_channel<'m>(
     channel: Option<&str>,
 ) -> Result<(&'m Package, &'m Channel), SelectError> {
     let p = select_package(model, package)?;
-    let real = || p.channels.iter().filter(|c| !c.synthesized);
+    let real = || p.channels().iter().filter(|c| !c.is_synthesized());
     match channel {
-        Some(name) => match p.channel(name).filter(|c| !c.synthesized) {
+        Some(name) => match p.channel(name).filter(|c| !c.is_synthesized()) {
             Some(c) => Ok((p, c)),
             None => Err(SelectError::UnknownChannel {
                 package: p.name.clone(),
@@ -71,7 +71,7 @@ pub fn select_channel<'m>(
                     .collect(),
             }),
         },
-        None => match p.default_channel().filter(|c| !c.synthesized) {
+        None => match p.default_channel().filter(|c| !c.is_synthesized()) {
             Some(c) => Ok((p, c)),
             None => Err(SelectError::NoDefaultChannel {
                 package: p.name.clone(),
@@ -89,9 +89,7 @@ mod tests {
 
     #[test]
     fn default_and_named_channels() {
-        let model = Model {
-            packages: vec![package(&["a@1.0.0", "!b@0.1.0"])],
-        };
+        let model = Model::new(vec![package(&["a@1.0.0", "!b@0.1.0"])]);
         let found = |c: Option<&str>| select_channel(&model, "p", c).map(|(_, c)| c.name.clone());
         assert_eq!(found(None), Ok("stable".to_owned()));
         assert_eq!(found(Some("other")), Ok("other".to_owned()));

@@ -8,8 +8,8 @@
 use petgraph::graph::NodeIndex;
 
 use super::graph::ChannelGraph;
+use crate::semver::version;
 use crate::suggest;
-use crate::version;
 
 /// How the text given as the start was understood.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -164,7 +164,7 @@ impl ChannelGraph<'_> {
             }
         }
         let bundles: Vec<_> = package
-            .bundles
+            .bundles()
             .iter()
             .filter(|b| b.version.as_ref() == Some(&v))
             .collect();

@@ -7,7 +7,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::model::{Channel, Package};
-use crate::range::Range;
+use crate::semver::range::Range;
 use crate::upgrade::fixture::{package, stable};
 
 const VERSIONS: &[&str] = &[
@@ -109,10 +109,10 @@ fn oracle(
     name: Option<&str>,
     version: Option<&semver::Version>,
 ) -> (Vec<String>, bool) {
-    let Some(head) = ch.chain.head else {
+    let Some(head) = ch.chain().head else {
         return (Vec::new(), false);
     };
-    let head_name = ch.entries[head].name.as_str();
+    let head_name = ch.entries()[head].name.as_str();
     if name == Some(head_name) {
         return (Vec::new(), true);
     }
@@ -121,20 +121,25 @@ fn oracle(
     let mut visited: BTreeSet<String> = cur_name.iter().cloned().collect();
     let mut out = Vec::new();
     loop {
-        let next = ch.chain.chain.iter().map(|&i| &ch.entries[i]).find(|e| {
-            let legacy = p.bundle(&e.name).is_some_and(|b| b.legacy_deprecated());
-            let by_name = cur_name.as_deref().is_some_and(|c| {
-                e.replaces.as_deref() == Some(c) || e.skips.iter().any(|s| s == c)
+        let next = ch
+            .chain()
+            .chain
+            .iter()
+            .map(|&i| &ch.entries()[i])
+            .find(|e| {
+                let legacy = p.bundle(&e.name).is_some_and(|b| b.legacy_deprecated());
+                let by_name = cur_name.as_deref().is_some_and(|c| {
+                    e.replaces.as_deref() == Some(c) || e.skips.iter().any(|s| s == c)
+                });
+                let by_range = match (&e.skip_range, &cur_version) {
+                    (Some(r), Some(v)) => Range::parse(r).is_ok_and(|r| r.matches(v)),
+                    _ => false,
+                };
+                !ch.chain().skipped.contains(&e.name)
+                    && cur_name.as_deref() != Some(e.name.as_str())
+                    && !legacy
+                    && (by_name || by_range)
             });
-            let by_range = match (&e.skip_range, &cur_version) {
-                (Some(r), Some(v)) => Range::parse(r).is_ok_and(|r| r.matches(v)),
-                _ => false,
-            };
-            !ch.chain.skipped.contains(&e.name)
-                && cur_name.as_deref() != Some(e.name.as_str())
-                && !legacy
-                && (by_name || by_range)
-        });
         let Some(e) = next else {
             return (out, false);
         };

@@ -6,8 +6,8 @@
 
 use std::cmp::Ordering;
 
-use crate::range::{Comparator, Op, Range};
-use crate::version::compare;
+use super::range::{Comparator, Op, Range};
+use super::version::compare;
 
 /// Positions (of entries, say) with their versions, sorted by blang
 /// precedence, then by position.
@@ -76,7 +76,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn v(s: &str) -> semver::Version {
-        crate::version::parse_strict(s).expect("version")
+        super::super::version::parse_strict(s).expect("version")
     }
 
     #[test]

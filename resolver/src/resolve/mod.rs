@@ -1,0 +1,333 @@
+//! OLM v0's resolver (`pkg/controller/registry/resolver/resolver.go`) over catalogs
+//! on disk and a cluster's state: the variables, their constraints and messages, the
+//! candidate orders, and the result.
+//!
+//! Unlike OLM, the answer does not depend on map iteration order: variables are
+//! searched in identifier order, and every list is built in a fixed order.
+//!
+//! The jobs are split: the catalog world (entries, candidates, orders) in
+//! `world`, the encoding into variables and constraints in `encode`, the
+//! explanations of an answer in `explain`; here are the answer's types and
+//! the entry point, generic over the [`SatBackend`].
+
+mod encode;
+mod explain;
+mod world;
+
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+use olmsat_graph::model::Model;
+use serde::Serialize;
+
+use crate::cluster::{ClusterState, Subscription};
+use crate::entry::EntryId;
+use crate::predicate;
+use crate::sat::{SatBackend, Varisat};
+use crate::solve::{self, SolveError, SolveOptions, Stats};
+use encode::Builder;
+use explain::{explain_choice, unsat_tree};
+pub use world::sort_channel;
+use world::World;
+
+/// A catalog on disk, by name.
+#[derive(Debug)]
+pub struct CatalogInput {
+    /// The catalog's name (matched against Subscriptions' `spec.source`).
+    pub name: String,
+    /// Its model.
+    pub model: Model,
+}
+
+/// Everything a resolution needs.
+#[derive(Debug, Default)]
+pub struct Input {
+    /// Catalogs, any order.
+    pub catalogs: Vec<CatalogInput>,
+    /// Cluster state.
+    pub cluster: ClusterState,
+    /// The global catalog namespace, whose catalogs every namespace sees (`olm`).
+    pub global_namespace: String,
+}
+
+/// Options.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Give up after this long.
+    pub timeout: Option<Duration>,
+}
+
+/// A subscription in an unsatisfiable answer, and its candidates.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SubscriptionNode {
+    /// The subscription's variable id.
+    pub subscription: String,
+    /// Why the subscription itself cannot be met (an invalid subscription).
+    #[serde(rename = "ruledOut", skip_serializing_if = "Vec::is_empty")]
+    pub ruled_out: Vec<String>,
+    /// Its candidates, in preference order.
+    pub candidates: Vec<CandidateNode>,
+}
+
+/// A candidate bundle (of a subscription, or providing a requirement).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CandidateNode {
+    /// The bundle's variable id.
+    pub id: String,
+    /// The constraints of the answer that rule it out directly (deprecated,
+    /// conflicts, one provider per API or package).
+    #[serde(rename = "ruledOut", skip_serializing_if = "Vec::is_empty")]
+    pub ruled_out: Vec<String>,
+    /// Its requirements that are part of the conflict.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub requirements: Vec<RequirementNode>,
+}
+
+/// A requirement of a candidate and the bundles that could meet it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RequirementNode {
+    /// The requirement's sentence.
+    pub requirement: String,
+    /// The bundles that provide it, in preference order (none: nothing provides it).
+    pub providers: Vec<CandidateNode>,
+}
+
+/// An operator to install or upgrade.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Operator {
+    /// CSV name.
+    pub name: String,
+    /// Package.
+    pub package: String,
+    /// Channel.
+    pub channel: String,
+    /// Catalog name.
+    pub catalog: String,
+    /// Version (empty when unknown).
+    pub version: String,
+    /// The installed CSV it replaces, or "".
+    pub replaces: String,
+}
+
+/// Why a bundle is in the answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Reason {
+    /// The chosen operator's variable id.
+    pub id: String,
+    /// The constraints (by their sentences) that pulled it in.
+    #[serde(rename = "requiredBy")]
+    pub required_by: Vec<String>,
+    /// Candidates preferred over it that were passed over, with why.
+    #[serde(rename = "passedOver")]
+    pub passed_over: Vec<PassedOver>,
+}
+
+/// A preferred candidate that was not chosen.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PassedOver {
+    /// The candidate's variable id.
+    pub id: String,
+    /// The constraints that rule it out together with the rest of the answer.
+    pub because: Vec<String>,
+}
+
+/// The outcome of resolving one namespace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// A solution: new installs and replacements, sorted by name.
+    Resolved {
+        /// Operators to install or upgrade.
+        operators: Vec<Operator>,
+        /// Why each one is there.
+        reasons: Vec<Reason>,
+    },
+    /// No solution: the minimal set of constraints that cannot hold together.
+    Unsatisfiable {
+        /// Their sentences, sorted.
+        constraints: Vec<String>,
+        /// The same, as a tree from each subscription down to why each provider
+        /// of each requirement was ruled out.
+        tree: Vec<SubscriptionNode>,
+    },
+}
+
+impl Outcome {
+    /// OLM's error text for an unsatisfiable outcome.
+    pub fn message(&self) -> Option<String> {
+        match self {
+            Outcome::Resolved { .. } => None,
+            Outcome::Unsatisfiable { constraints, .. } => Some(if constraints.is_empty() {
+                "constraints not satisfiable".to_owned()
+            } else {
+                format!("constraints not satisfiable: {}", constraints.join(", "))
+            }),
+        }
+    }
+}
+
+/// A resolution of one namespace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resolution {
+    /// The namespace.
+    pub namespace: String,
+    /// The outcome.
+    pub outcome: Outcome,
+    /// Problem size and solver work.
+    pub stats: Stats,
+    /// Variables in the problem.
+    pub variables: usize,
+}
+
+/// Why resolution could not run (OLM's "ErrorPreventedResolution").
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ResolveError {
+    /// A dependency property that cannot be turned into a predicate.
+    #[error(transparent)]
+    Predicate(#[from] predicate::PredicateError),
+    /// A channel whose order cannot be determined.
+    #[error("{0}")]
+    Channel(String),
+    /// Several installed CSVs match a Subscription's installedCSV.
+    #[error(
+        "multiple name matches for status.installedCSV of subscription {namespace}/{name}: {csv}"
+    )]
+    MultipleInstalled {
+        /// Subscription namespace.
+        namespace: String,
+        /// Subscription name.
+        name: String,
+        /// The CSV name.
+        csv: String,
+    },
+    /// The time limit passed.
+    #[error("gave up: resolution did not finish within the time limit")]
+    TimedOut,
+    /// The solver failed.
+    #[error("{0}")]
+    Solver(String),
+}
+
+/// The namespaces that have subscriptions or installed CSVs, sorted.
+pub fn namespaces(cluster: &ClusterState) -> Vec<String> {
+    let mut ns: BTreeSet<String> = cluster
+        .subscriptions
+        .iter()
+        .map(|s| s.namespace.clone())
+        .collect();
+    ns.extend(cluster.csvs.iter().map(|c| c.namespace.clone()));
+    ns.into_iter().collect()
+}
+
+/// Resolve one namespace with the default SAT backend ([`Varisat`]).
+pub fn resolve(
+    input: &Input,
+    namespace: &str,
+    options: Options,
+) -> Result<Resolution, ResolveError> {
+    resolve_with(input, namespace, options, Varisat::default())
+}
+
+/// Resolve one namespace with `backend`, a fresh solver.
+pub fn resolve_with<B: SatBackend>(
+    input: &Input,
+    namespace: &str,
+    options: Options,
+    backend: B,
+) -> Result<Resolution, ResolveError> {
+    let mut world = World::new(input, namespace);
+    let mut subs: Vec<&Subscription> = input
+        .cluster
+        .subscriptions
+        .iter()
+        .filter(|s| s.namespace == namespace)
+        .collect();
+    subs.sort_by(|a, b| a.name.cmp(&b.name));
+    let subscribed: BTreeSet<String> = subs
+        .iter()
+        .map(|s| s.installed_csv.clone())
+        .filter(|c| !c.is_empty())
+        .collect();
+    let existing_entries = world.catalogs[world.existing].entries.clone();
+    let mut b = Builder::new(&mut world);
+    b.bundle_variables(
+        existing_entries.iter().rev().copied().collect(),
+        &subscribed,
+    )?;
+    for sub in &subs {
+        let matches: Vec<EntryId> = existing_entries
+            .iter()
+            .copied()
+            .filter(|&e| !sub.installed_csv.is_empty() && b.w.entries[e].name == sub.installed_csv)
+            .collect();
+        if matches.len() > 1 {
+            return Err(ResolveError::MultipleInstalled {
+                namespace: sub.namespace.clone(),
+                name: sub.name.clone(),
+                csv: sub.installed_csv.clone(),
+            });
+        }
+        b.subscription(sub, matches.first().copied(), &subscribed)?;
+    }
+    b.invariants();
+    let (problem, var_entries, replaces) = b.into_problem();
+    let deadline = options.timeout.map(|t| Instant::now() + t);
+    let result = solve::solve(&problem, backend, SolveOptions { deadline });
+    let variables = problem.variables.len();
+    match result {
+        Ok(sol) => {
+            let mut operators = Vec::new();
+            let mut reasons = Vec::new();
+            for &vi in &sol.selected {
+                let Some(&e) = var_entries.get(&vi) else {
+                    continue;
+                };
+                let en = &world.entries[e];
+                if en.catalog == world.existing {
+                    continue;
+                }
+                operators.push(Operator {
+                    name: en.name.clone(),
+                    package: en.package.clone(),
+                    channel: en.channel.clone(),
+                    catalog: world.catalogs[en.catalog].key.name.clone(),
+                    version: en
+                        .version
+                        .as_ref()
+                        .map(|v| v.to_string())
+                        .unwrap_or_default(),
+                    replaces: replaces.get(&vi).cloned().unwrap_or_default(),
+                });
+                reasons.push(explain_choice(&problem, &sol.selected, vi));
+            }
+            operators.sort();
+            reasons.sort_by(|a, b| a.id.cmp(&b.id));
+            Ok(Resolution {
+                namespace: namespace.to_owned(),
+                outcome: Outcome::Resolved { operators, reasons },
+                stats: sol.stats,
+                variables,
+            })
+        }
+        Err(SolveError::NotSatisfiable(core)) => {
+            let tree = unsat_tree(&problem, &core);
+            let mut constraints: Vec<String> = core
+                .iter()
+                .map(|c| {
+                    problem.variables[c.variable].constraints[c.constraint]
+                        .message
+                        .clone()
+                })
+                .collect();
+            constraints.sort();
+            constraints.dedup();
+            Ok(Resolution {
+                namespace: namespace.to_owned(),
+                outcome: Outcome::Unsatisfiable { constraints, tree },
+                stats: Stats::default(),
+                variables,
+            })
+        }
+        Err(SolveError::TimedOut) => Err(ResolveError::TimedOut),
+        Err(SolveError::Backend(e)) => Err(ResolveError::Solver(e.to_string())),
+    }
+}
