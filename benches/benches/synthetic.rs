@@ -164,7 +164,8 @@ fn bench_channel(c: &mut Criterion) {
         })
     });
     // The model's checks of the long channel (a skipRange's "matches no other
-    // bundle" test made it quadratic until session 7).
+    // bundle" test must stay a binary search over the versions, not a scan
+    // of every entry per range, which is quadratic).
     group.bench_function("validate_model_100k", |b| {
         b.iter(|| validate_model(&model).len())
     });

@@ -26,7 +26,6 @@ pub mod csvmeta;
 pub mod format;
 pub mod from_bundles;
 pub mod generate;
-pub mod gojson;
 pub mod init;
 pub mod metadata;
 pub mod read;

@@ -30,7 +30,6 @@ use crate::bundle::annotations::keys;
 use crate::bundle::csv::{Crd, Csv, CRD_KIND, CSV_KIND, PROPERTIES_ANNOTATION};
 use crate::bundle::csvmeta::csv_metadata;
 use crate::bundle::format::{detect, MediaType};
-use crate::bundle::gojson;
 use crate::bundle::read::{read_bundle, BundleDir, MANIFESTS};
 use crate::bundle::validate::csv_annotation_properties;
 use crate::bundle::BundleError;
@@ -40,6 +39,7 @@ use crate::location::Location;
 use crate::property::types;
 use crate::rawjson::raw_from_string;
 use crate::semver::version;
+use crate::write::gojson;
 
 /// How to render.
 #[derive(Debug, Clone, Default)]
@@ -165,7 +165,7 @@ impl Gvk {
 fn prop(type_: &str, value: &Value) -> Property {
     Property {
         type_: type_.to_owned(),
-        value: raw_from_string(gojson::to_string(value)),
+        value: raw_from_string(gojson::marshal_string(value)),
     }
 }
 
@@ -470,7 +470,7 @@ pub fn render(dir: &BundleDir, opts: &RenderOptions) -> RenderOutcome {
             .iter()
             .map(|o| {
                 let data =
-                    base64::engine::general_purpose::STANDARD.encode(gojson::to_vec(&o.value));
+                    base64::engine::general_purpose::STANDARD.encode(gojson::marshal(&o.value));
                 prop(types::BUNDLE_OBJECT, &json!({ "data": data }))
             })
             .collect();

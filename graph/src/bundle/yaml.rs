@@ -693,7 +693,7 @@ mod tests {
         let v = &docs[0].value;
         assert_eq!(v["1"], "a");
         assert_eq!(v["true"], "b");
-        assert_eq!(crate::bundle::gojson::to_string(&v["f"]), "1");
+        assert_eq!(crate::write::gojson::marshal_string(&v["f"]), "1");
     }
 
     #[test]

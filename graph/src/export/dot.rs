@@ -16,27 +16,19 @@
 //!   pruned version) gets a node of its own.
 
 use rayon::prelude::*;
-use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use petgraph::graph::NodeIndex;
 
-use super::drawing::{Drawing, DrawnChannel, DrawnPackage};
+use super::drawing::{Drawing, DrawnChannel};
+use super::style::{bundle_fill, DEPRECATED_CHANNEL_FILL, HIGHLIGHT};
 use crate::upgrade::{Edge, EdgeKind, Node, Presence};
 
-/// Fill of bundles deprecated by `olm.deprecations` (as opm draws them).
-pub const DEPRECATED_FILL: &str = "#E8960F";
-/// Fill of bundles carrying the legacy `olm.deprecated` property.
-pub const LEGACY_DEPRECATED_FILL: &str = "#F4A3A3";
-/// Fill of a deprecated channel's cluster (as opm draws it).
-pub const DEPRECATED_CHANNEL_FILL: &str = "#DCD0FF";
 /// Fill of a deprecated package's cluster.
 pub const DEPRECATED_PACKAGE_FILL: &str = "#D9D9D9";
 /// Colour of `replaces` edges (the graph's edge default).
 pub const REPLACES_COLOR: &str = "#333333";
-/// Colour of the highlighted path.
-pub const HIGHLIGHT: &str = "#D62728";
 /// Channels drawing more edges than this are "dense": their skipRange edges
 /// are left unlabelled and each range is shown once, on the entry declaring it
 /// (the edges' tooltips still give it). This keeps large catalogs readable and
@@ -185,13 +177,7 @@ fn write_node_attrs(
     }
     out.push('"');
     // `rounded` is the default style.
-    let fill = if node.legacy_deprecated {
-        Some(LEGACY_DEPRECATED_FILL)
-    } else if node.deprecation.is_some() {
-        Some(DEPRECATED_FILL)
-    } else {
-        None
-    };
+    let fill = bundle_fill(node);
     if node.is_external() || fill.is_some() {
         out.push_str(", style=\"rounded");
         if node.is_external() {
@@ -307,24 +293,13 @@ fn write_channel(
     flush: &mut dyn FnMut(&mut String),
     p: usize,
     c: usize,
-    pkg: &DrawnPackage<'_>,
     ch: &DrawnChannel<'_>,
 ) {
     let g = &ch.graph;
     let channel = g.channel();
     let head = g.head();
     let dense = ch.edges.len() > DENSE_EDGES;
-    let mut on_path = vec![false; g.node_count()];
-    let mut path_edges: HashSet<(Option<NodeIndex>, NodeIndex, EdgeKind)> = HashSet::new();
-    if let Some(h) = &ch.highlight {
-        if let Some(n) = h.start.node {
-            on_path[n.index()] = true;
-        }
-        for st in &h.path.steps {
-            on_path[st.to.index()] = true;
-            path_edges.insert((st.from, st.to, st.edge.kind));
-        }
-    }
+    let marks = ch.path_marks();
     let _ = writeln!(out, "    subgraph cluster_{p}_{c} {{");
     let mut label = format!("channel {}", channel.name);
     if let Some(h) = head {
@@ -345,7 +320,7 @@ fn write_channel(
         label.push_str("\n(dense: skipRange edges unlabelled; each range is on its entry)");
     }
     let _ = writeln!(out, "      label={};", quote(&label));
-    match pkg.package.deprecations.channels.get(&channel.name) {
+    match ch.deprecation() {
         Some(m) => {
             let _ = writeln!(
                 out,
@@ -384,7 +359,7 @@ fn write_channel(
             scratch,
             g.node(n),
             Some(n) == head,
-            on_path[n.index()],
+            marks.has_node(n),
             range,
         );
         out.push_str("];\n");
@@ -394,7 +369,7 @@ fn write_channel(
             return;
         };
         let edge = g.edge(e);
-        let highlighted = path_edges.contains(&(Some(a), b, edge.kind));
+        let highlighted = marks.has_edge(a, b, edge.kind);
         out.push_str("      ");
         push_node_id(out, &prefix, a.index());
         out.push_str(" -> ");
@@ -404,17 +379,15 @@ fn write_channel(
         out.push_str("];\n");
     });
     let mut scratch = String::new();
-    if let Some(h) = &ch.highlight {
-        for st in h.path.steps.iter().filter(|st| st.from.is_none()) {
-            let _ = write!(
-                out,
-                "      {} -> {} [",
-                start_id(p, c),
-                node_id(p, c, st.to)
-            );
-            write_edge_attrs(out, &mut scratch, &st.edge, true, dense);
-            out.push_str("];\n");
-        }
+    for st in ch.steps_from_outside() {
+        let _ = write!(
+            out,
+            "      {} -> {} [",
+            start_id(p, c),
+            node_id(p, c, st.to)
+        );
+        write_edge_attrs(out, &mut scratch, &st.edge, true, dense);
+        out.push_str("];\n");
     }
     out.push_str("    }\n");
 }
@@ -518,7 +491,7 @@ fn emit(drawing: &Drawing<'_>, out: &mut String, flush: &mut dyn FnMut(&mut Stri
             let _ = write!(label, "\ndefault channel: {}", package.default_channel);
         }
         let _ = writeln!(out, "    label={};", quote(&label));
-        match &package.deprecations.package {
+        match pkg.deprecation() {
             Some(m) => {
                 let _ = writeln!(
                     out,
@@ -529,7 +502,7 @@ fn emit(drawing: &Drawing<'_>, out: &mut String, flush: &mut dyn FnMut(&mut Stri
             None => out.push_str("    style=rounded;\n"),
         }
         for (c, ch) in pkg.channels.iter().enumerate() {
-            write_channel(out, flush, p, c, pkg, ch);
+            write_channel(out, flush, p, c, ch);
         }
         out.push_str("  }\n");
     }
@@ -539,6 +512,7 @@ fn emit(drawing: &Drawing<'_>, out: &mut String, flush: &mut dyn FnMut(&mut Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::export::style::{DEPRECATED_FILL, LEGACY_DEPRECATED_FILL};
     use crate::export::DrawOptions;
     use crate::model::{Deprecations, Model};
     use crate::upgrade::fixture::package_with;

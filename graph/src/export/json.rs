@@ -201,12 +201,7 @@ fn channel<'a>(ch: &'a DrawnChannel<'_>) -> JsonChannel<'a> {
         name: &g.channel().name,
         head: head.map(|h| g.node(h).name),
         chain_error: g.chain().error.as_ref().map(ToString::to_string),
-        deprecated: g
-            .package()
-            .deprecations
-            .channels
-            .get(&g.channel().name)
-            .map(String::as_str),
+        deprecated: ch.deprecation(),
         nodes,
         edges: edges.into_iter().map(|(e, _)| e).collect(),
         olm_path: ch
@@ -234,7 +229,7 @@ pub fn to_value(drawing: &Drawing<'_>) -> serde_json::Value {
             .map(|p| JsonPackage {
                 name: &p.package.name,
                 default_channel: &p.package.default_channel,
-                deprecated: p.package.deprecations.package.as_deref(),
+                deprecated: p.deprecation(),
                 channels: p.channels.iter().map(channel).collect(),
             })
             .collect(),

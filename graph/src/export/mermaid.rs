@@ -16,18 +16,18 @@
 //! A highlighted OLM path is drawn with `style` lines for its nodes and a
 //! `linkStyle` line for its edges.
 
-use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use petgraph::graph::NodeIndex;
 
 use super::drawing::{Drawing, DrawnChannel};
+use super::style::{DEPRECATED_CHANNEL_FILL, DEPRECATED_FILL, HIGHLIGHT};
 use crate::semver::version::go_quote;
 use crate::upgrade::{EdgeKind, Presence};
 
-/// Style of the highlighted path's nodes and edges.
-pub const HIGHLIGHT_STYLE: &str = "stroke:#D62728,stroke-width:4px";
+/// Fill of a deprecated package's subgraph (opm's).
+pub const DEPRECATED_PACKAGE_FILL: &str = "#989695";
 
 /// `text` as a Mermaid id: letters, digits and `.` kept, `-` kept unless it
 /// follows another `-`, every other byte written as `_` and two hex digits.
@@ -79,6 +79,11 @@ fn range_label(text: &str) -> String {
     out
 }
 
+/// Style of the highlighted path's nodes and edges.
+fn highlight_style() -> String {
+    format!("stroke:{HIGHLIGHT},stroke-width:4px")
+}
+
 struct Writer {
     body: String,
     links: usize,
@@ -109,37 +114,22 @@ impl Writer {
             "    subgraph {channel_id}[\"{}\"]",
             label(&channel.name)
         );
-        if g.package()
-            .deprecations
-            .channels
-            .contains_key(&channel.name)
-        {
-            self.styles.push(format!("style {channel_id} fill:#DCD0FF"));
-        }
-        let mut drawn_nodes = vec![false; g.node_count()];
-        for n in &ch.nodes {
-            drawn_nodes[n.index()] = true;
+        if ch.deprecation().is_some() {
+            self.styles
+                .push(format!("style {channel_id} fill:{DEPRECATED_CHANNEL_FILL}"));
         }
         let mut drawn_edges = vec![false; g.graph().edge_count()];
         for e in &ch.edges {
             drawn_edges[e.index()] = true;
         }
-        let mut path_edges: HashSet<(NodeIndex, NodeIndex, EdgeKind)> = HashSet::new();
-        if let Some(h) = &ch.highlight {
-            let mut nodes: Vec<NodeIndex> = h.start.node.into_iter().collect();
-            for st in &h.path.steps {
-                nodes.push(st.to);
-                if let Some(f) = st.from {
-                    path_edges.insert((f, st.to, st.edge.kind));
-                }
-            }
-            self.path_nodes.extend(
-                nodes
-                    .into_iter()
-                    .filter(|n| drawn_nodes[n.index()])
-                    .map(node_id),
-            );
-        }
+        let marks = ch.path_marks();
+        self.path_nodes.extend(
+            ch.nodes
+                .iter()
+                .copied()
+                .filter(|n| marks.has_node(*n))
+                .map(node_id),
+        );
         for n in ch.nodes_by_decreasing_version() {
             let node = g.node(n);
             if !matches!(node.presence, Presence::Entry(_)) {
@@ -170,7 +160,7 @@ impl Writer {
                     node_ref(from),
                     node_ref(n)
                 );
-                if path_edges.contains(&(from, n, edge.kind)) {
+                if marks.has_edge(from, n, edge.kind) {
                     self.path_links.push(self.links);
                 }
                 self.links += 1;
@@ -200,8 +190,8 @@ pub fn to_string(drawing: &Drawing<'_>) -> String {
         } else {
             let _ = writeln!(w.body, "  subgraph {pid}[\"{}\"]", label(name));
         }
-        if pkg.package.deprecations.package.is_some() {
-            package_styles.push(format!("style {pid} fill:#989695"));
+        if pkg.deprecation().is_some() {
+            package_styles.push(format!("style {pid} fill:{DEPRECATED_PACKAGE_FILL}"));
         }
         for ch in &pkg.channels {
             w.channel(name, ch);
@@ -210,7 +200,7 @@ pub fn to_string(drawing: &Drawing<'_>) -> String {
     }
     let mut out = String::with_capacity(w.body.len() + 512);
     out.push_str("graph LR\n");
-    out.push_str("  classDef deprecated fill:#E8960F\n");
+    let _ = writeln!(out, "  classDef deprecated fill:{DEPRECATED_FILL}");
     out.push_str("  classDef skipped stroke:#FF0000,stroke-width:4px\n");
     out.push_str("  classDef deprecatedskipped fill:#E8960F,stroke:#FF0000,stroke-width:4px\n");
     out.push_str(&w.body);
@@ -226,11 +216,11 @@ pub fn to_string(drawing: &Drawing<'_>) -> String {
     w.path_nodes.sort();
     w.path_nodes.dedup();
     for n in &w.path_nodes {
-        let _ = writeln!(out, "style {n} {HIGHLIGHT_STYLE}");
+        let _ = writeln!(out, "style {n} {}", highlight_style());
     }
     if !w.path_links.is_empty() {
         let links: Vec<String> = w.path_links.iter().map(ToString::to_string).collect();
-        let _ = writeln!(out, "linkStyle {} {HIGHLIGHT_STYLE}", links.join(","));
+        let _ = writeln!(out, "linkStyle {} {}", links.join(","), highlight_style());
     }
     out
 }

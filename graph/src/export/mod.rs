@@ -3,6 +3,9 @@
 //! - [`drawing`]: what is drawn ([`Drawing`]): the selected packages and
 //!   channels, each channel's nodes and edges after the `--minimum-edge`
 //!   filter ([`minimum_edge`]), and the OLM path to highlight.
+//! - [`style`]: what the writers show alike (colours,
+//!   deprecations, the nodes and edges of the highlighted path), so that each
+//!   writer only spells it in its own syntax.
 //! - Writers: [`dot`] (Graphviz), [`mermaid`] (in `opm alpha render-graph`'s
 //!   style) and [`json`] (nodes and edges with provenance).
 //!
@@ -13,5 +16,6 @@ pub mod drawing;
 pub mod json;
 pub mod mermaid;
 pub mod minimum_edge;
+pub mod style;
 
 pub use drawing::{DrawError, DrawOptions, Drawing, DrawnChannel, DrawnPackage, Highlight};

@@ -9,9 +9,9 @@ use super::bundles::{MadeBundles, SortedBundles};
 use super::deprecations::apply_deprecation;
 use super::{Bundle, Channel, Deprecations, Model, Package};
 use crate::chain::{self, ChainAnalysis};
+use crate::declcfg::BundleReading;
 use crate::declcfg::DeclarativeConfig;
 use crate::diagnostic::Diagnostic;
-use crate::declcfg::BundleReading;
 use crate::location::Location;
 
 const DNS1123_LABEL_MSG: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";

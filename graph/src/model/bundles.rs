@@ -8,8 +8,8 @@ use rayon::prelude::*;
 
 use super::link::PARALLEL_ITEMS;
 use super::{Bundle, Package};
-use crate::diagnostic::Diagnostic;
 use crate::declcfg::BundleReading;
+use crate::diagnostic::Diagnostic;
 use crate::property::{self, PlainPackage, PropertyValue};
 use crate::semver::version::{self, Release};
 

@@ -6,10 +6,13 @@
 //! value inside (property values, unknown blobs) has its object keys sorted, as opm
 //! re-encodes them through Go maps.
 //!
-//! JSON is Go's `json.Encoder` output with a 4-space indent and HTML escaping off.
+//! JSON is Go's `json.Encoder` output with a 4-space indent and HTML escaping off
+//! ([`gojson`], the Go-compatible JSON writer bundle rendering uses too).
 //! YAML is what `sigs.k8s.io/yaml` produces in content: keys sorted, `---` before
 //! every document; olmsat never folds long lines (go-yaml wraps plain scalars at
 //! 80 columns), so the text can differ from opm's in line breaks only.
+
+pub mod gojson;
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -269,11 +272,11 @@ pub fn write<W: Write>(cfg: &DeclarativeConfig, format: Format, w: &mut W) -> io
         match format {
             Format::Json => {
                 match &blob {
-                    Out::Package(v) => write_go_json(w, v)?,
-                    Out::Channel(v) => write_go_json(w, v)?,
-                    Out::Bundle(v) => write_go_json(w, v)?,
-                    Out::Deprecation(v) => write_go_json(w, v)?,
-                    Out::Other(v) => write_go_json(w, v)?,
+                    Out::Package(v) => gojson::write_indented(w, v)?,
+                    Out::Channel(v) => gojson::write_indented(w, v)?,
+                    Out::Bundle(v) => gojson::write_indented(w, v)?,
+                    Out::Deprecation(v) => gojson::write_indented(w, v)?,
+                    Out::Other(v) => gojson::write_indented(w, v)?,
                 }
                 w.write_all(b"\n")?;
             }
@@ -294,127 +297,4 @@ pub fn write<W: Write>(cfg: &DeclarativeConfig, format: Format, w: &mut W) -> io
         }
     }
     Ok(())
-}
-
-/// Write one value as Go's `json.Encoder` (indent 4 spaces, no HTML escaping) does.
-pub fn write_go_json<W: Write, T: Serialize + ?Sized>(w: &mut W, v: &T) -> io::Result<()> {
-    let mut ser = serde_json::Serializer::with_formatter(&mut *w, GoFormatter::default());
-    v.serialize(&mut ser).map_err(io::Error::other)
-}
-
-/// serde_json's pretty formatter with Go's differences: U+2028/U+2029 escaped,
-/// integral floats without a fraction, exponents as Go writes them.
-pub struct GoFormatter {
-    inner: serde_json::ser::PrettyFormatter<'static>,
-}
-
-impl Default for GoFormatter {
-    fn default() -> Self {
-        GoFormatter {
-            inner: serde_json::ser::PrettyFormatter::with_indent(b"    "),
-        }
-    }
-}
-
-/// Go's `strconv.FormatFloat(f, 'g'-like)` as used by `encoding/json` for float64.
-pub fn go_float(v: f64) -> String {
-    if !v.is_finite() {
-        return "null".to_owned();
-    }
-    let abs = v.abs();
-    if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
-        let s = format!("{v:e}");
-        // Rust: 1e21, 1.5e-7; Go: 1e+21, 1.5e-07
-        if let Some((m, e)) = s.split_once('e') {
-            let (sign, digits) = match e.strip_prefix('-') {
-                Some(d) => ('-', d),
-                None => ('+', e),
-            };
-            let digits = if digits.len() < 2 {
-                format!("0{digits}")
-            } else {
-                digits.to_owned()
-            };
-            return format!("{m}e{sign}{digits}");
-        }
-        return s;
-    }
-    if v.fract() == 0.0 {
-        return format!("{v:.0}");
-    }
-    let mut s = format!("{v}");
-    if s.contains('e') {
-        s = format!("{v:.17}").trim_end_matches('0').to_owned();
-    }
-    s
-}
-
-macro_rules! delegate {
-    ($($name:ident($($arg:ident: $ty:ty),*);)*) => {$(
-        fn $name<W: ?Sized + Write>(&mut self, w: &mut W $(, $arg: $ty)*) -> io::Result<()> {
-            self.inner.$name(w $(, $arg)*)
-        }
-    )*};
-}
-
-impl serde_json::ser::Formatter for GoFormatter {
-    delegate! {
-        begin_array();
-        end_array();
-        begin_array_value(first: bool);
-        end_array_value();
-        begin_object();
-        end_object();
-        begin_object_key(first: bool);
-        begin_object_value();
-        end_object_value();
-    }
-
-    fn write_f64<W: ?Sized + Write>(&mut self, w: &mut W, v: f64) -> io::Result<()> {
-        w.write_all(go_float(v).as_bytes())
-    }
-
-    fn write_f32<W: ?Sized + Write>(&mut self, w: &mut W, v: f32) -> io::Result<()> {
-        w.write_all(go_float(f64::from(v)).as_bytes())
-    }
-
-    fn write_string_fragment<W: ?Sized + Write>(
-        &mut self,
-        w: &mut W,
-        fragment: &str,
-    ) -> io::Result<()> {
-        if fragment.contains(['\u{2028}', '\u{2029}']) {
-            let s = fragment
-                .replace('\u{2028}', "\\u2028")
-                .replace('\u{2029}', "\\u2029");
-            w.write_all(s.as_bytes())
-        } else {
-            w.write_all(fragment.as_bytes())
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn go_float_formats() {
-        assert_eq!(go_float(1.0), "1");
-        assert_eq!(go_float(2.5), "2.5");
-        assert_eq!(go_float(1e21), "1e+21");
-        assert_eq!(go_float(1.5e-7), "1.5e-07");
-        assert_eq!(go_float(-3.0), "-3");
-    }
-
-    #[test]
-    fn go_json_layout() {
-        let mut out = Vec::new();
-        let v = serde_json::json!({"a": [1, {"b": "<&>\u{2028}"}], "c": [], "d": {}});
-        write_go_json(&mut out, &v).unwrap();
-        assert_eq!(
-            String::from_utf8(out).unwrap(),
-            "{\n    \"a\": [\n        1,\n        {\n            \"b\": \"<&>\\u2028\"\n        }\n    ],\n    \"c\": [],\n    \"d\": {}\n}"
-        );
-    }
 }
