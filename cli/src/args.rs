@@ -35,6 +35,7 @@ pub enum Command {
     /// upgraded, and why, or exactly why nothing fits.
     Resolve(ResolveArgs),
     /// Write a deterministic synthetic catalog (for benchmarks and experiments).
+    #[command(hide = true)]
     Synthetic(SyntheticArgs),
     /// Apply each resolution and resolve again, as OLM does one upgrade edge at a
     /// time, until nothing changes; print the timeline.
@@ -61,6 +62,17 @@ pub enum Command {
         #[command(subcommand)]
         command: CatalogCommand,
     },
+    /// Print a shell completion script to standard output.
+    ///
+    /// bash: `olmsat completions bash > /etc/bash_completion.d/olmsat`;
+    /// zsh: `olmsat completions zsh > "${fpath[1]}/_olmsat"`;
+    /// fish: `olmsat completions fish > ~/.config/fish/completions/olmsat.fish`;
+    /// PowerShell: `olmsat completions powershell >> $PROFILE`.
+    Completions(CompletionsArgs),
+    /// Print the manual page, olmsat(1), as roff to standard output.
+    ///
+    /// `olmsat man > /usr/local/share/man/man1/olmsat.1`, then `man olmsat`.
+    Man,
 }
 
 impl Command {
@@ -76,9 +88,34 @@ impl Command {
             Command::Graph(a) => vec![&a.path],
             Command::Resolve(ResolveArgs { inputs, .. })
             | Command::Simulate(SimulateArgs { inputs, .. }) => inputs.catalog_paths(),
-            Command::Synthetic(_) | Command::Bundle { .. } | Command::Catalog { .. } => Vec::new(),
+            Command::Synthetic(_)
+            | Command::Bundle { .. }
+            | Command::Catalog { .. }
+            | Command::Completions(_)
+            | Command::Man => Vec::new(),
         }
     }
+}
+
+// `olmsat completions`
+#[derive(clap::Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: Shell,
+}
+
+/// The shells completion scripts are written for.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum Shell {
+    /// Bash.
+    Bash,
+    /// Zsh.
+    Zsh,
+    /// Fish.
+    Fish,
+    /// PowerShell.
+    Powershell,
 }
 
 // `olmsat validate`
@@ -196,8 +233,11 @@ impl ResolveInputs {
 #[derive(clap::Args)]
 pub struct SyntheticArgs {
     /// Output directory (must be empty or absent).
-    #[arg(short = 'o', long = "output-dir")]
+    #[arg(long = "output-dir")]
     pub output_dir: PathBuf,
+    /// The old spelling of --output-dir, refused with a hint.
+    #[arg(short = 'o', hide = true, value_name = "DIR")]
+    pub old_output: Option<PathBuf>,
     /// Number of packages.
     #[arg(long, default_value_t = 100)]
     pub packages: usize,
@@ -393,8 +433,11 @@ pub struct FromBundlesArgs {
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
     /// Output directory (must be missing or empty).
-    #[arg(short, long)]
-    pub output: PathBuf,
+    #[arg(long, value_name = "DIR")]
+    pub output_dir: PathBuf,
+    /// Report format: text or json.
+    #[arg(short, long, default_value = "text", value_parser = report_format)]
+    pub output: ReportFormat,
     /// Catalog file format.
     #[arg(long, value_enum, default_value_t = RenderFormat::Json)]
     pub format: RenderFormat,
@@ -408,9 +451,29 @@ pub struct FromBundlesArgs {
     /// order, or per package as its `ci.yaml` `updateGraph` says.
     #[arg(long, value_enum, default_value_t = GraphModeArg::Replaces)]
     pub mode: GraphModeArg,
-    /// Report format.
-    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
-    pub report: ReportFormat,
+    /// The old spelling of -o, refused with a hint.
+    #[arg(long, hide = true, value_name = "FORMAT")]
+    pub report: Option<String>,
+}
+
+/// Parse `-o` of a command whose `-o` once named a directory: a report
+/// format, with a hint for a directory given the old way.
+fn report_format(value: &str) -> Result<ReportFormat, String> {
+    ReportFormat::from_str(value, false).map_err(|_| {
+        format!(
+            "-o/--output is the report format (text or json); give the output directory with --output-dir {value}"
+        )
+    })
+}
+
+/// A flag's old spelling, refused with the new one.
+#[derive(Debug, thiserror::Error)]
+#[error("{old} is no longer accepted: {hint}")]
+pub struct OldSpelling {
+    /// The old flag.
+    pub old: &'static str,
+    /// What to write instead.
+    pub hint: String,
 }
 
 /// Upgrade graph modes of `catalog from-bundles`.

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use olmsat_graph::{build_catalog_from_bundles, write_catalog_dir, FromBundlesOptions, GraphMode};
 use serde::Serialize;
 
-use crate::args::{FromBundlesArgs, GraphModeArg, ReportFormat};
+use crate::args::{FromBundlesArgs, GraphModeArg, OldSpelling, ReportFormat};
 use crate::cmd::render::render_options;
 use crate::output::{print_json, Exit, JsonDiagnostic};
 
@@ -49,7 +49,14 @@ struct JsonReport<'a> {
 /// Build a catalog from the bundles under the directories given and write it
 /// to the output directory.
 pub fn from_bundles(args: &FromBundlesArgs) -> super::Outcome {
-    let output = &args.output;
+    if let Some(format) = &args.report {
+        return Err(OldSpelling {
+            old: "--report",
+            hint: format!("give the report format with -o {format}"),
+        }
+        .into());
+    }
+    let output = &args.output_dir;
     let opts = FromBundlesOptions {
         render: render_options(args.image_ref_template.as_deref(), args.migrate_level)?,
         mode: match args.mode {
@@ -64,7 +71,7 @@ pub fn from_bundles(args: &FromBundlesArgs) -> super::Outcome {
     let files = write_catalog_dir(&build.config, output, format)?;
     let passed = !build.has_errors();
     let f = &build.findings;
-    match args.report {
+    match args.output {
         ReportFormat::Json => print_json(&JsonReport {
             passed,
             errors: build

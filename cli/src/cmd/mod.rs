@@ -7,6 +7,7 @@ pub mod list;
 pub mod path;
 pub mod render;
 pub mod resolve;
+pub mod shell;
 pub mod synthetic;
 pub mod validate;
 
@@ -36,6 +37,8 @@ pub fn run(command: &Command) -> Outcome {
         Command::Catalog { command } => match command {
             CatalogCommand::FromBundles(args) => catalog::from_bundles(args),
         },
+        Command::Completions(args) => shell::completions(args),
+        Command::Man => shell::man(),
     }
 }
 

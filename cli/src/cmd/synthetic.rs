@@ -4,12 +4,19 @@ use std::io::Write;
 
 use olmsat_graph::{generate_synthetic, split_by_package, write, SyntheticSpec};
 
-use crate::args::{RenderFormat, SyntheticArgs};
+use crate::args::{OldSpelling, RenderFormat, SyntheticArgs};
 use crate::output::Exit;
 
 /// Write a synthetic catalog under the output directory, one
 /// `<package>/catalog.<ext>` per package.
 pub fn run(args: &SyntheticArgs) -> super::Outcome {
+    if let Some(dir) = &args.old_output {
+        return Err(OldSpelling {
+            old: "-o DIR",
+            hint: format!("give the directory with --output-dir {}", dir.display()),
+        }
+        .into());
+    }
     let out = &args.output_dir;
     if out.exists() && std::fs::read_dir(out)?.next().is_some() {
         return Err(format!("output dir {:?} must be empty", out.display().to_string()).into());

@@ -32,11 +32,12 @@ pub fn run(args: &ValidateArgs) -> super::Outcome {
                 println!("{d}");
             }
             let verdict = if report.passed() { "valid" } else { "invalid" };
+            let stdin = args.paths.iter().any(|p| p.as_os_str() == "-");
             println!(
-                "{verdict}: {} package(s), {} bundle(s) in {} file(s); {} error(s), {} warning(s)",
+                "{verdict}: {} package(s), {} bundle(s) in {}; {} error(s), {} warning(s)",
                 model.packages.len(),
                 model.bundle_count(),
-                validation.file_count(),
+                read_from(validation.file_count(), stdin),
                 report.errors.len(),
                 report.warnings.len()
             );
@@ -48,4 +49,26 @@ pub fn run(args: &ValidateArgs) -> super::Outcome {
         Exit::Invalid
     };
     Ok(Finished::new(exit).keeping(validation))
+}
+
+/// What was read: files, standard input, or both.
+fn read_from(files: usize, stdin: bool) -> String {
+    match (files, stdin) {
+        (0, true) => "standard input".to_owned(),
+        (n, true) => format!("{n} file(s) and standard input"),
+        (n, false) => format!("{n} file(s)"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_from;
+
+    #[test]
+    fn standard_input_is_named_not_counted() {
+        assert_eq!(read_from(0, true), "standard input");
+        assert_eq!(read_from(2, true), "2 file(s) and standard input");
+        assert_eq!(read_from(0, false), "0 file(s)");
+        assert_eq!(read_from(3, false), "3 file(s)");
+    }
 }
