@@ -233,8 +233,8 @@ impl ResolveInputs {
 #[derive(clap::Args)]
 pub struct SyntheticArgs {
     /// Output directory (must be empty or absent).
-    #[arg(long = "output-dir")]
-    pub output_dir: PathBuf,
+    #[arg(long = "output-dir", required_unless_present = "old_output")]
+    pub output_dir: Option<PathBuf>,
     /// The old spelling of --output-dir, refused with a hint.
     #[arg(short = 'o', hide = true, value_name = "DIR")]
     pub old_output: Option<PathBuf>,

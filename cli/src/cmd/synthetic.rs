@@ -17,7 +17,9 @@ pub fn run(args: &SyntheticArgs) -> super::Outcome {
         }
         .into());
     }
-    let out = &args.output_dir;
+    let Some(out) = &args.output_dir else {
+        return Err("give the output directory with --output-dir DIR".into());
+    };
     if out.exists() && std::fs::read_dir(out)?.next().is_some() {
         return Err(format!("output dir {:?} must be empty", out.display().to_string()).into());
     }
