@@ -359,9 +359,9 @@ fn catalog_from_bundles_builds_a_valid_catalog() {
         "catalog",
         "from-bundles",
         t.path().join("operators").to_str().unwrap(),
-        "-o",
+        "--output-dir",
         out.to_str().unwrap(),
-        "--report",
+        "-o",
         "json",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
@@ -382,7 +382,7 @@ fn catalog_from_bundles_builds_a_valid_catalog() {
         "catalog",
         "from-bundles",
         t.path().join("operators").to_str().unwrap(),
-        "-o",
+        "--output-dir",
         out.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(2));
@@ -392,7 +392,7 @@ fn catalog_from_bundles_builds_a_valid_catalog() {
         "catalog",
         "from-bundles",
         t.path().join("operators").to_str().unwrap(),
-        "-o",
+        "--output-dir",
         out2.to_str().unwrap(),
         "--format",
         "yaml",
@@ -414,9 +414,9 @@ fn catalog_from_corpus_package_reports_absent_replaces() {
         "catalog",
         "from-bundles",
         src.to_str().unwrap(),
-        "-o",
+        "--output-dir",
         out.to_str().unwrap(),
-        "--report",
+        "-o",
         "json",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

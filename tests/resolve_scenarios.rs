@@ -201,7 +201,7 @@ fn bundles_to_catalog_to_resolution() {
     let mut args = vec!["catalog", "from-bundles"];
     args.extend(dirs.iter().map(String::as_str));
     let out_s = out.display().to_string();
-    args.extend(["-o", &out_s, "--mode", "semver"]);
+    args.extend(["--output-dir", &out_s, "--mode", "semver"]);
     let o = olmsat(&args);
     assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
     // The bundles' own spec.skips repeat their replaces, which cuts opm's chain

@@ -1,9 +1,48 @@
 //! # olmsat-resolver
 //!
-//! OLM v0's dependency resolution as SAT. The solver core ([`problem`], [`solve`])
-//! works on interned variables and knows nothing of OLM; the SAT backend sits behind
-//! the small [`sat::SatBackend`] trait.
+//! OLM v0's dependency resolution as SAT, offline: given catalogs and a cluster
+//! state (Subscriptions, installed ClusterServiceVersions, CatalogSources),
+//! what OLM would install or upgrade and why, or exactly why nothing fits.
+//!
+//! Everything a program needs is named at the crate root:
+//!
+//! - **Cluster state**: [`ClusterState::read`] (a YAML file) or
+//!   [`ClusterState::from_yaml`].
+//! - **Catalogs**: a [`CatalogInput`] names a built catalog model
+//!   ([`olmsat_graph::Catalog::open`], [`olmsat_graph::Catalog::into_model`]).
+//! - **Resolve**: [`resolve`] one namespace of an [`Input`] (see [`namespaces`])
+//!   into a [`Resolution`]; [`simulate`] applies each resolution and resolves
+//!   again, as OLM does one upgrade at a time, into a [`Timeline`].
+//!
+//! ```
+//! use olmsat_graph::Catalog;
+//! use olmsat_resolver::{namespaces, resolve, CatalogInput, ClusterState, Input, Options, Outcome};
+//!
+//! let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/catalogs/etcd-example");
+//! let model = Catalog::open(&[dir]).expect("valid").into_model();
+//! let cluster = ClusterState::from_yaml(
+//!     "cluster.yaml",
+//!     "kind: Subscription\nmetadata: {name: etcd, namespace: ops}\nspec: {name: etcd, source: example, channel: stable}\n",
+//! )
+//! .expect("a cluster state");
+//! let input = Input {
+//!     catalogs: vec![CatalogInput { name: "example".into(), model }],
+//!     cluster,
+//!     global_namespace: "olm".into(),
+//! };
+//! let namespace = &namespaces(&input.cluster)[0];
+//! let resolution = resolve(&input, namespace, Options::default()).expect("no solver failure");
+//! let Outcome::Resolved { operators, .. } = resolution.outcome else { panic!("resolved") };
+//! assert_eq!(operators[0].name, "etcdoperator.v0.9.5");
+//! ```
+//!
+//! The solver core ([`problem`], [`solve`](mod@solve)) works on interned
+//! variables and knows nothing of OLM; the SAT backend sits behind the small
+//! [`sat::SatBackend`] trait. The modules are public for this workspace's
+//! tests and benchmarks; the names at the crate root are the API.
 #![warn(missing_docs)]
+
+mod cluster_file;
 
 pub mod cluster;
 pub mod entry;
@@ -13,6 +52,14 @@ pub mod resolve;
 pub mod sat;
 pub mod simulate;
 pub mod solve;
+
+pub use cluster::{CatalogSource, ClusterError, ClusterState, InstalledCsv, Subscription};
+pub use cluster_file::ClusterFileError;
+pub use resolve::{
+    namespaces, resolve, CandidateNode, CatalogInput, Input, Operator, Options, Outcome,
+    PassedOver, Reason, RequirementNode, Resolution, ResolveError, SubscriptionNode,
+};
+pub use simulate::{simulate, End, Installed, Step as SimulationStep, Timeline};
 
 /// Saturating conversion of an index to `u32`.
 pub(crate) fn index_u32(i: usize) -> u32 {

@@ -3,16 +3,16 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use olmsat_graph::bundle::format::{MediaType, Source as DetectedBy};
-use olmsat_graph::bundle::generate::{generate as run_generate, GenerateOptions};
-use olmsat_graph::bundle::init::{init as run_init, InitOptions, Source};
-use olmsat_graph::bundle::read::{find_bundles, MANIFESTS};
-use olmsat_graph::bundle::validate::{validate_dirs, BundleReport};
-use olmsat_graph::Diagnostic;
+use olmsat_graph::{
+    find_bundles, generate_bundle, init_bundle, validate_bundle_dirs, BundleReport, DetectedBy,
+    Diagnostic, GenerateOptions, InitOptions, InitSource as Source, MediaType, MANIFESTS,
+};
 use serde::Serialize;
 
+use crate::args::{
+    BundleGenerateArgs, BundleInitArgs, BundleValidateArgs, MediaTypeArg, ReportFormat,
+};
 use crate::output::{eprint_diagnostics, print_json, Exit, JsonDiagnostic};
-use crate::{MediaTypeArg, ReportFormat};
 
 /// A diagnostic as JSON: the shape `olmsat validate` uses, plus the column when known.
 #[derive(Serialize)]
@@ -78,14 +78,11 @@ fn detected_from(r: &BundleReport) -> String {
 }
 
 /// `olmsat bundle validate`
-pub fn validate(
-    dirs: &[PathBuf],
-    format: ReportFormat,
-) -> Result<Exit, Box<dyn std::error::Error>> {
-    let paths = expand(dirs)?;
-    let reports = validate_dirs(&paths)?;
+pub fn validate(args: &BundleValidateArgs) -> super::Outcome {
+    let paths = expand(&args.dirs)?;
+    let reports = validate_bundle_dirs(&paths)?;
     let passed = reports.iter().all(BundleReport::passed);
-    match format {
+    match args.output {
         ReportFormat::Json => print_json(&JsonReport {
             passed,
             errors: reports
@@ -132,25 +129,18 @@ pub fn validate(
             );
         }
     }
-    Ok(if passed { Exit::Ok } else { Exit::Invalid })
+    Ok(if passed { Exit::Ok } else { Exit::Invalid }.into())
 }
 
 /// `olmsat bundle generate`
-pub fn generate(
-    directory: PathBuf,
-    package: String,
-    channels: String,
-    default_channel: Option<String>,
-    output_dir: Option<PathBuf>,
-    overwrite: bool,
-) -> Result<Exit, Box<dyn std::error::Error>> {
-    let g = run_generate(&GenerateOptions {
-        directory,
-        package,
-        channels,
-        default_channel,
-        output_dir,
-        overwrite,
+pub fn generate(args: &BundleGenerateArgs) -> super::Outcome {
+    let g = generate_bundle(&GenerateOptions {
+        directory: args.directory.clone(),
+        package: args.package.clone(),
+        channels: args.channels.clone(),
+        default_channel: args.default_channel.clone(),
+        output_dir: args.output_dir.clone(),
+        overwrite: args.overwrite,
     })?;
     eprint_diagnostics(&g.warnings);
     for c in &g.copied {
@@ -165,19 +155,12 @@ pub fn generate(
         println!("wrote {} ({})", g.annotations_file.display(), g.media_type);
     }
     println!("wrote {}", g.dockerfile.display());
-    Ok(Exit::Ok)
+    Ok(Exit::Ok.into())
 }
 
 /// `olmsat bundle init`
-pub fn init(
-    mediatype: Option<MediaTypeArg>,
-    src: Option<String>,
-    dir: Option<PathBuf>,
-    dockerfile: bool,
-    package: Option<String>,
-    channels: Option<String>,
-) -> Result<Exit, Box<dyn std::error::Error>> {
-    let source = match src.as_deref() {
+pub fn init(args: &BundleInitArgs) -> super::Outcome {
+    let source = match args.src.as_deref() {
         None => Source::None,
         Some("-") => {
             let mut text = String::new();
@@ -197,17 +180,17 @@ pub fn init(
             }
         }
     };
-    let r = run_init(&InitOptions {
-        media_type: mediatype.map(|m| match m {
+    let r = init_bundle(&InitOptions {
+        media_type: args.mediatype.map(|m| match m {
             MediaTypeArg::RegistryV1 => MediaType::RegistryV1,
             MediaTypeArg::RegistryV2 => MediaType::RegistryV2,
             MediaTypeArg::PlainV0 => MediaType::PlainV0,
         }),
         source,
-        dir: dir.unwrap_or_else(|| PathBuf::from(".")),
-        package,
-        channels,
-        dockerfile,
+        dir: args.dir.clone().unwrap_or_else(|| PathBuf::from(".")),
+        package: args.package.clone(),
+        channels: args.channels.clone(),
+        dockerfile: args.dockerfile,
     })?;
     eprint_diagnostics(&r.warnings);
     println!(
@@ -223,5 +206,5 @@ pub fn init(
     for w in &r.written {
         println!("wrote {}", w.display());
     }
-    Ok(Exit::Ok)
+    Ok(Exit::Ok.into())
 }

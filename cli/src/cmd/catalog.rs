@@ -1,17 +1,13 @@
 //! `olmsat catalog from-bundles`
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
-use olmsat_graph::bundle::from_bundles::{
-    build_catalog, write_catalog, FromBundlesOptions, GraphMode,
-};
-use olmsat_graph::write::Format;
+use olmsat_graph::{build_catalog_from_bundles, write_catalog_dir, FromBundlesOptions, GraphMode};
 use serde::Serialize;
 
+use crate::args::{FromBundlesArgs, GraphModeArg, OldSpelling, ReportFormat};
 use crate::cmd::render::render_options;
 use crate::output::{print_json, Exit, JsonDiagnostic};
-use crate::{GraphModeArg, MigrateLevel, RenderFormat, ReportFormat};
 
 #[derive(Serialize)]
 struct Skipped {
@@ -50,35 +46,32 @@ struct JsonReport<'a> {
     default_channel_disagreements: Vec<Disagreement<'a>>,
 }
 
-/// Build a catalog from the bundles under `dirs` and write it to `output`.
-#[allow(clippy::too_many_arguments)]
-pub fn from_bundles(
-    dirs: &[PathBuf],
-    output: &Path,
-    format: RenderFormat,
-    image_ref_template: Option<&str>,
-    migrate_level: MigrateLevel,
-    mode: GraphModeArg,
-    report: ReportFormat,
-) -> Result<Exit, Box<dyn std::error::Error>> {
+/// Build a catalog from the bundles under the directories given and write it
+/// to the output directory.
+pub fn from_bundles(args: &FromBundlesArgs) -> super::Outcome {
+    if let Some(format) = &args.report {
+        return Err(OldSpelling {
+            old: "--report",
+            hint: format!("give the report format with -o {format}"),
+        }
+        .into());
+    }
+    let output = &args.output_dir;
     let opts = FromBundlesOptions {
-        render: render_options(image_ref_template, migrate_level)?,
-        mode: match mode {
+        render: render_options(args.image_ref_template.as_deref(), args.migrate_level)?,
+        mode: match args.mode {
             GraphModeArg::Replaces => GraphMode::Replaces,
             GraphModeArg::Semver => GraphMode::Semver,
             GraphModeArg::CiYaml => GraphMode::CiYaml,
         },
         validate: false,
     };
-    let build = build_catalog(dirs, &opts)?;
-    let format = match format {
-        RenderFormat::Json => Format::Json,
-        RenderFormat::Yaml => Format::Yaml,
-    };
-    let files = write_catalog(&build.config, output, format)?;
+    let build = build_catalog_from_bundles(&args.dirs, &opts)?;
+    let format = super::render::format(args.format);
+    let files = write_catalog_dir(&build.config, output, format)?;
     let passed = !build.has_errors();
     let f = &build.findings;
-    match report {
+    match args.output {
         ReportFormat::Json => print_json(&JsonReport {
             passed,
             errors: build
@@ -143,5 +136,5 @@ pub fn from_bundles(
             );
         }
     }
-    Ok(if passed { Exit::Ok } else { Exit::Invalid })
+    Ok(if passed { Exit::Ok } else { Exit::Invalid }.into())
 }

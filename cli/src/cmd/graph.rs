@@ -1,13 +1,14 @@
 //! `olmsat graph`
 
 use std::io::{Read, Write};
-use std::path::Path;
 use std::process::{Command, Stdio};
 
-use olmsat_graph::export::{dot, json, mermaid, DrawOptions, Drawing};
+use olmsat_graph::{dot_text, draw, DrawFormat, DrawOptions, Drawing};
 
+use crate::args::{GraphArgs, GraphFormat};
 use crate::output::Exit;
-use crate::GraphFormat;
+use crate::process::Finished;
+use crate::timings::{timed, PhaseClock};
 
 /// Why SVG could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -65,16 +66,28 @@ pub fn render_svg(dot_text: &str) -> Result<Vec<u8>, SvgError> {
     Ok(svg)
 }
 
-/// Draw the upgrade graphs of the catalog at `path`.
-pub fn run(
-    path: &Path,
+/// Draw the upgrade graphs of the catalog.
+pub fn run(args: &GraphArgs) -> super::Outcome {
+    let opts = DrawOptions {
+        package: args.package.as_deref(),
+        channel: args.channel.as_deref(),
+        minimum_edge: args.minimum_edge.as_deref(),
+        highlight_from: args.highlight_from.as_deref(),
+    };
+    let Some(catalog) = super::open_catalog(&args.path, opts.package)? else {
+        return Ok(Exit::Invalid.into());
+    };
+    let exit = write_drawing(&catalog, &opts, args.output)?;
+    Ok(Finished::new(exit).keeping(catalog))
+}
+
+/// Draw and write; the drawing (a few large vectors) is freed on return.
+fn write_drawing(
+    catalog: &olmsat_graph::Catalog,
     opts: &DrawOptions<'_>,
     format: GraphFormat,
 ) -> Result<Exit, Box<dyn std::error::Error>> {
-    let Some(model) = crate::output::load_model(path, opts.package)? else {
-        return Ok(Exit::Invalid);
-    };
-    let drawing = match crate::output::timed("graph", || Drawing::new(&model, opts)) {
+    let drawing = match timed("graph", || Drawing::new(catalog.model(), opts)) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("olmsat: {e}");
@@ -94,12 +107,12 @@ pub fn run(
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let clock = crate::output::PhaseClock::start();
+    let clock = PhaseClock::start();
     match format {
-        GraphFormat::Dot => dot::write(&drawing, &mut out)?,
-        GraphFormat::Mermaid => mermaid::write(&drawing, &mut out)?,
-        GraphFormat::Json => json::write(&drawing, &mut out)?,
-        GraphFormat::Svg => match render_svg(&dot::to_string(&drawing)) {
+        GraphFormat::Dot => draw(&drawing, DrawFormat::Dot, &mut out)?,
+        GraphFormat::Mermaid => draw(&drawing, DrawFormat::Mermaid, &mut out)?,
+        GraphFormat::Json => draw(&drawing, DrawFormat::Json, &mut out)?,
+        GraphFormat::Svg => match render_svg(&dot_text(&drawing)) {
             Ok(svg) => out.write_all(&svg)?,
             Err(e) => {
                 eprintln!("olmsat: {e}");
@@ -109,7 +122,5 @@ pub fn run(
     }
     out.flush()?;
     clock.record("write");
-    crate::output::release_at_exit(drawing);
-    crate::output::release_at_exit(model);
     Ok(Exit::Ok)
 }

@@ -1,12 +1,11 @@
 //! `olmsat list`
 
-use std::path::Path;
-
-use olmsat_graph::list::{self, align};
+use olmsat_graph::{align_columns as align, list_bundles, list_channels, list_packages};
 use serde::Serialize;
 
+use crate::args::{ListArgs, ListWhat, ReportFormat};
 use crate::output::{print_json, Exit};
-use crate::{ListWhat, ReportFormat};
+use crate::process::Finished;
 
 #[derive(Serialize)]
 struct ChannelJson<'a> {
@@ -18,16 +17,13 @@ struct ChannelJson<'a> {
     error: Option<&'a str>,
 }
 
-/// List packages, channels or bundles of the catalog at `path`.
-pub fn run(
-    what: ListWhat,
-    path: &Path,
-    package: Option<&str>,
-    format: ReportFormat,
-) -> Result<Exit, Box<dyn std::error::Error>> {
-    let Some(model) = crate::output::load_model(path, None)? else {
-        return Ok(Exit::Invalid);
+/// List packages, channels or bundles of the catalog.
+pub fn run(args: &ListArgs) -> super::Outcome {
+    let (package, format) = (args.package.as_deref(), args.output);
+    let Some(catalog) = super::open_catalog(&args.path, None)? else {
+        return Ok(Exit::Invalid.into());
     };
+    let model = catalog.model();
     if let Some(p) = package {
         if model.package(p).is_none() {
             let names: Vec<&str> = model.packages().iter().map(|p| p.name.as_str()).collect();
@@ -35,12 +31,12 @@ pub fn run(
                 "olmsat: unknown package {p:?}; the catalog has: {}",
                 names.join(", ")
             );
-            return Ok(Exit::Invalid);
+            return Ok(Finished::new(Exit::Invalid).keeping(catalog));
         }
     }
-    match what {
+    match args.what {
         ListWhat::Packages => {
-            let rows = list::packages(&model, package);
+            let rows = list_packages(model, package);
             if format == ReportFormat::Json {
                 print_json(&rows)?;
             } else {
@@ -57,7 +53,7 @@ pub fn run(
             }
         }
         ListWhat::Channels => {
-            let rows = list::channels(&model, package);
+            let rows = list_channels(model, package);
             if format == ReportFormat::Json {
                 let js: Vec<ChannelJson<'_>> = rows
                     .iter()
@@ -79,7 +75,7 @@ pub fn run(
             }
         }
         ListWhat::Bundles => {
-            let rows = list::bundles(&model, package);
+            let rows = list_bundles(model, package);
             if format == ReportFormat::Json {
                 print_json(&rows)?;
             } else {
@@ -109,5 +105,5 @@ pub fn run(
             }
         }
     }
-    Ok(Exit::Ok)
+    Ok(Finished::new(Exit::Ok).keeping(catalog))
 }

@@ -1,45 +1,14 @@
 //! `olmsat path`
 
-use std::path::Path;
-
-use olmsat_graph::export::json::PathStep;
-use olmsat_graph::suggest;
-use olmsat_graph::upgrade::{
-    select_channel, ChannelGraph, NodeIndex, OlmEnd, Start, StartError, StartMatch, Step,
+use olmsat_graph::{
+    target_node, Catalog, ChannelGraph, NodeIndex, OlmEnd, PathStep, Start, StartMatch, Step,
 };
 use serde::Serialize;
 
+use crate::args::{PathArgs, PathMode as Mode, ReportFormat};
 use crate::output::{print_json, Exit};
-use crate::ReportFormat;
-
-/// Which path to show.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    /// The steps OLM v0 takes.
-    Olm,
-    /// A shortest path over every edge.
-    Shortest,
-    /// All simple paths, up to a limit.
-    All(usize),
-}
-
-/// What `olmsat path` was asked.
-pub struct Request<'a> {
-    /// Catalog.
-    pub path: &'a Path,
-    /// Package.
-    pub package: &'a str,
-    /// Channel (default channel when `None`).
-    pub channel: Option<&'a str>,
-    /// Start: a bundle name or a version.
-    pub from: &'a str,
-    /// Target (the head when `None`).
-    pub to: Option<&'a str>,
-    /// Which path.
-    pub mode: Mode,
-    /// Output format.
-    pub format: ReportFormat,
-}
+use crate::process::Finished;
+use crate::timings::timed;
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -111,46 +80,38 @@ fn notes(g: &ChannelGraph<'_>) -> Vec<String> {
 }
 
 /// Show an upgrade path.
-pub fn run(req: &Request<'_>) -> Result<Exit, Box<dyn std::error::Error>> {
-    let Some(model) = crate::output::load_model(req.path, Some(req.package))? else {
-        return Ok(Exit::Invalid);
+pub fn run(args: &PathArgs) -> super::Outcome {
+    let Some(catalog) = super::open_catalog(&args.path, Some(&args.package))? else {
+        return Ok(Exit::Invalid.into());
     };
-    let (package, channel) = match select_channel(&model, req.package, req.channel) {
-        Ok(pc) => pc,
-        Err(e) => {
-            eprintln!("olmsat: {e}");
-            return Ok(Exit::Invalid);
-        }
-    };
-    let g = match crate::output::timed("graph", || ChannelGraph::build(package, channel).complete())
-    {
+    let exit = show(&catalog, args)?;
+    Ok(Finished::new(exit).keeping(catalog))
+}
+
+/// Answer the question about `catalog`; the channel graph (a few large
+/// vectors) is freed on return.
+fn show(catalog: &Catalog, args: &PathArgs) -> Result<Exit, Box<dyn std::error::Error>> {
+    let g = match timed("graph", || {
+        catalog.channel_graph(&args.package, args.channel.as_deref())
+    }) {
         Ok(g) => g,
         Err(e) => {
             eprintln!("olmsat: {e}");
             return Ok(Exit::Invalid);
         }
     };
-    let start = match g.resolve_start(req.from) {
+    let (package, channel) = (g.package(), g.channel());
+    let start = match g.resolve_start(&args.from) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("olmsat: {e}");
             return Ok(Exit::Invalid);
         }
     };
-    let target = match req.to {
-        Some(name) => match g.node_index(name) {
-            Some(n) => Some(n),
-            None => {
-                let known = suggest::closest(name, g.node_indices().map(|n| g.node(n).name))
-                    .into_iter()
-                    .map(str::to_owned)
-                    .collect();
-                let e = StartError::Unknown {
-                    name: name.to_owned(),
-                    package: package.name.clone(),
-                    channel: channel.name.clone(),
-                    known,
-                };
+    let target = match args.to.as_deref() {
+        Some(name) => match target_node(&g, name) {
+            Ok(n) => Some(n),
+            Err(e) => {
                 eprintln!("olmsat: --to: {e}");
                 return Ok(Exit::Invalid);
             }
@@ -158,7 +119,7 @@ pub fn run(req: &Request<'_>) -> Result<Exit, Box<dyn std::error::Error>> {
         None => g.head(),
     };
     let notes = notes(&g);
-    let text = req.format == ReportFormat::Text;
+    let text = args.output == ReportFormat::Text;
     if text {
         println!("package {}, channel {}", package.name, channel.name);
         for n in &notes {
@@ -174,7 +135,7 @@ pub fn run(req: &Request<'_>) -> Result<Exit, Box<dyn std::error::Error>> {
         from_words: describe_start(&g, &start),
         start,
         target,
-        explicit_target: req.to.is_some(),
+        explicit_target: args.to.is_some(),
         text,
     };
     let mut json = JsonPath {
@@ -186,7 +147,7 @@ pub fn run(req: &Request<'_>) -> Result<Exit, Box<dyn std::error::Error>> {
         paths: None,
         reaches_head: false,
     };
-    let reached = match (req.mode, target) {
+    let reached = match (args.mode(), target) {
         (Mode::Olm, _) => view.olm(&mut json),
         (Mode::Shortest, Some(t)) => view.shortest(t, &mut json),
         (Mode::All(limit), Some(t)) => view.all(t, limit, &mut json),
@@ -206,8 +167,6 @@ pub fn run(req: &Request<'_>) -> Result<Exit, Box<dyn std::error::Error>> {
     if !text {
         print_json(&json)?;
     }
-    crate::output::release_at_exit(g);
-    crate::output::release_at_exit(model);
     Ok(if reached { Exit::Ok } else { Exit::Invalid })
 }
 

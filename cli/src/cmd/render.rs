@@ -1,17 +1,15 @@
 //! `olmsat render`
 
 use std::io::Write;
-use std::path::PathBuf;
 
-use olmsat_graph::bundle::read::is_bundle_dir;
-use olmsat_graph::bundle::render::{
-    migrate_to_csv_metadata, render_dir, ImageTemplate, RenderOptions,
+use olmsat_graph::{
+    is_bundle_dir, migrate_to_csv_metadata, render_bundle_dir, write, CatalogFiles,
+    DeclarativeConfig, Diagnostic, Format, ImageTemplate, RenderOptions,
 };
-use olmsat_graph::write::{write, Format};
-use olmsat_graph::{load, DeclarativeConfig, Diagnostic};
 
+use crate::args::{MigrateLevel, RenderArgs, RenderFormat};
 use crate::output::{eprint_diagnostics, Exit};
-use crate::{MigrateLevel, RenderFormat};
+use crate::timings::timed;
 
 /// Render options from the command line.
 pub fn render_options(
@@ -24,21 +22,27 @@ pub fn render_options(
     })
 }
 
-/// Load the catalogs and render the bundle directories at `paths`, and write them
+/// The catalog file format.
+pub fn format(format: RenderFormat) -> Format {
+    match format {
+        RenderFormat::Json => Format::Json,
+        RenderFormat::Yaml => Format::Yaml,
+    }
+}
+
+/// Load the catalogs and render the bundle directories given, and write them
 /// out as one catalog.
-pub fn run(
-    paths: &[PathBuf],
-    format: RenderFormat,
-    image_ref_template: Option<&str>,
-    migrate_level: MigrateLevel,
-) -> Result<Exit, Box<dyn std::error::Error>> {
-    let opts = render_options(image_ref_template, migrate_level)?;
+pub fn run(args: &RenderArgs) -> super::Outcome {
+    let opts = render_options(
+        args.bundles.image_ref_template.as_deref(),
+        args.bundles.migrate_level,
+    )?;
     let mut config = DeclarativeConfig::default();
     let mut diags: Vec<Diagnostic> = Vec::new();
     let mut bundle_warnings: Vec<Diagnostic> = Vec::new();
-    for p in paths {
+    for p in &args.paths {
         if p.as_os_str() != "-" && is_bundle_dir(p) {
-            let outcome = render_dir(p, &opts)?;
+            let outcome = render_bundle_dir(p, &opts)?;
             bundle_warnings.extend(
                 outcome
                     .diagnostics
@@ -49,30 +53,26 @@ pub fn run(
             diags.extend(outcome.diagnostics);
             config.bundles.extend(outcome.bundle);
         } else {
-            crate::memory::fit_to_input([p.as_ref()]);
-            let mut loaded = crate::output::timed("read+parse", || load::load_path(p))?;
+            let files = timed("read+parse", || CatalogFiles::read(&[p]))?;
+            let (mut read, mut read_diags) = files.into_parts();
             if opts.csv_metadata {
-                migrate_to_csv_metadata(&mut loaded.config);
+                migrate_to_csv_metadata(&mut read);
             }
-            diags.append(&mut loaded.diagnostics);
-            config.merge(loaded.config);
+            diags.append(&mut read_diags);
+            config.merge(read);
         }
     }
     if diags.iter().any(Diagnostic::is_error) {
         eprint_diagnostics(&diags);
-        return Ok(Exit::Invalid);
+        return Ok(Exit::Invalid.into());
     }
     // Catalog load warnings are not shown on success; bundle warnings are.
     eprint_diagnostics(&bundle_warnings);
-    let format = match format {
-        RenderFormat::Json => Format::Json,
-        RenderFormat::Yaml => Format::Yaml,
-    };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    crate::output::timed("write", || -> std::io::Result<()> {
-        write(&config, format, &mut out)?;
+    timed("write", || -> std::io::Result<()> {
+        write(&config, format(args.output), &mut out)?;
         out.flush()
     })?;
-    Ok(Exit::Ok)
+    Ok(Exit::Ok.into())
 }

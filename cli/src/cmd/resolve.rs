@@ -1,36 +1,18 @@
 //! `olmsat resolve`
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
-use olmsat_graph::load;
-use olmsat_graph::model::Model;
-use olmsat_resolver::cluster::{self, ClusterState, Subscription};
-use olmsat_resolver::resolve::{self, CatalogInput, Input, Options, Outcome, Reason};
+use olmsat_graph::{CatalogFiles, Location};
+use olmsat_resolver::{
+    namespaces, resolve, CatalogInput, ClusterFileError, ClusterState, End, Input, Operator,
+    Options, Outcome, Reason, Subscription, SubscriptionNode,
+};
 use serde::Serialize;
 
+use crate::args::{ReportFormat, ResolveArgs, ResolveInputs, SimulateArgs};
 use crate::output::{eprint_diagnostics, print_json, Exit};
-use crate::ReportFormat;
-
-/// Arguments of `olmsat resolve`.
-pub struct Args {
-    /// `--catalogs DIR`
-    pub catalogs_dir: Option<PathBuf>,
-    /// `--catalog NAME=PATH`
-    pub catalogs: Vec<String>,
-    /// `-f CLUSTER.yaml`
-    pub cluster: Option<PathBuf>,
-    /// `--subscribe PKG[/CHANNEL][@CATALOG]`
-    pub subscribe: Vec<String>,
-    /// Output format.
-    pub output: ReportFormat,
-    /// Print explanations.
-    pub explain: bool,
-    /// The global catalog namespace.
-    pub global_namespace: String,
-    /// Give up after this many seconds.
-    pub timeout: Option<f64>,
-}
+use crate::timings::timed;
 
 #[derive(Debug, thiserror::Error)]
 enum InputError {
@@ -40,9 +22,9 @@ enum InputError {
     Invalid(String),
 }
 
-fn load_catalogs(args: &Args) -> Result<Vec<CatalogInput>, InputError> {
+fn load_catalogs(args: &ResolveInputs) -> Result<Vec<CatalogInput>, InputError> {
     let mut named: Vec<(String, PathBuf)> = Vec::new();
-    if let Some(dir) = &args.catalogs_dir {
+    if let Some(dir) = &args.catalogs {
         let rd = std::fs::read_dir(dir)
             .map_err(|e| InputError::Usage(format!("{}: {e}", dir.display())))?;
         for entry in rd.flatten() {
@@ -52,7 +34,7 @@ fn load_catalogs(args: &Args) -> Result<Vec<CatalogInput>, InputError> {
             }
         }
     }
-    for c in &args.catalogs {
+    for c in &args.catalog {
         let Some((name, path)) = c.split_once('=') else {
             return Err(InputError::Usage(format!(
                 "--catalog {c:?}: expected NAME=PATH"
@@ -66,14 +48,13 @@ fn load_catalogs(args: &Args) -> Result<Vec<CatalogInput>, InputError> {
         ));
     }
     named.sort();
-    crate::memory::fit_to_input(named.iter().map(|(_, p)| p.as_path()));
     let mut out = Vec::new();
     for (name, path) in named {
-        let loaded = crate::output::timed("read+parse", || load::load_path(&path))
+        let files = timed("read+parse", || CatalogFiles::read(&[&path]))
             .map_err(|e| InputError::Usage(e.to_string()))?;
-        if loaded.has_errors() {
-            let errors: Vec<_> = loaded
-                .diagnostics
+        if files.has_errors() {
+            let errors: Vec<_> = files
+                .diagnostics()
                 .iter()
                 .filter(|d| d.is_error())
                 .cloned()
@@ -85,24 +66,24 @@ fn load_catalogs(args: &Args) -> Result<Vec<CatalogInput>, InputError> {
                 errors.len()
             )));
         }
-        let (model, _) = crate::output::timed("model", || Model::build(loaded.config));
-        out.push(CatalogInput { name, model });
+        let catalog = timed("model", || files.build())
+            .map_err(|e| InputError::Invalid(format!("catalog {name:?}: {e}")))?;
+        out.push(CatalogInput {
+            name,
+            model: catalog.into_model(),
+        });
     }
     Ok(out)
 }
 
-fn load_cluster(path: Option<&Path>) -> Result<ClusterState, InputError> {
+fn load_cluster(path: Option<&std::path::Path>) -> Result<ClusterState, InputError> {
     let Some(path) = path else {
         return Ok(ClusterState::default());
     };
-    let name = path.display().to_string();
-    let file = std::fs::File::open(path).map_err(|e| InputError::Usage(format!("{name}: {e}")))?;
-    let bytes = olmsat_graph::load::read_limited(file, &name)
-        .map_err(|e| InputError::Invalid(e.to_string()))?;
-    let text = String::from_utf8(bytes)
-        .map_err(|e| InputError::Invalid(format!("{name}: not UTF-8 text: {e}")))?;
-    cluster::parse(&path.display().to_string(), &text)
-        .map_err(|e| InputError::Invalid(e.to_string()))
+    ClusterState::read(path).map_err(|e| match e {
+        ClusterFileError::Open { .. } => InputError::Usage(e.to_string()),
+        _ => InputError::Invalid(e.to_string()),
+    })
 }
 
 /// `PKG[/CHANNEL][@CATALOG]` as a Subscription in `namespace`.
@@ -145,7 +126,7 @@ fn subscription(
         source_namespace: String::new(),
         starting_csv: String::new(),
         installed_csv: String::new(),
-        location: olmsat_graph::location::Location::new(std::sync::Arc::from("--subscribe"), 0),
+        location: Location::new(std::sync::Arc::from("--subscribe"), 0),
     })
 }
 
@@ -156,8 +137,8 @@ struct Explanation<'a> {
     reasons: &'a [Reason],
     #[serde(skip_serializing_if = "Vec::is_empty")]
     constraints: Vec<String>,
-    #[serde(skip_serializing_if = "<[resolve::SubscriptionNode]>::is_empty")]
-    tree: &'a [resolve::SubscriptionNode],
+    #[serde(skip_serializing_if = "<[SubscriptionNode]>::is_empty")]
+    tree: &'a [SubscriptionNode],
     variables: usize,
     clauses: usize,
     #[serde(rename = "solveCalls")]
@@ -165,13 +146,13 @@ struct Explanation<'a> {
 }
 
 /// Build the input from the arguments.
-fn input(args: &Args) -> Result<Input, InputError> {
+fn input(args: &ResolveInputs) -> Result<Input, InputError> {
     let catalogs = load_catalogs(args)?;
     let mut cluster = load_cluster(args.cluster.as_deref())?;
     for note in &cluster.notes {
         eprintln!("note: {note}");
     }
-    let namespace = resolve::namespaces(&cluster)
+    let namespace = namespaces(&cluster)
         .into_iter()
         .next()
         .unwrap_or_else(|| "default".to_owned());
@@ -190,20 +171,24 @@ fn input(args: &Args) -> Result<Input, InputError> {
 }
 
 /// Resolve and print.
-pub fn run(args: &Args) -> Result<Exit, Box<dyn std::error::Error>> {
-    let input = match input(args) {
+pub fn run(args: &ResolveArgs) -> super::Outcome {
+    run_resolve(args).map(Into::into)
+}
+
+fn run_resolve(args: &ResolveArgs) -> Result<Exit, Box<dyn std::error::Error>> {
+    let input = match input(&args.inputs) {
         Ok(i) => i,
         Err(InputError::Usage(m)) => return Err(m.into()),
-        Err(InputError::Invalid(m)) => return report_error(args, &m),
+        Err(InputError::Invalid(m)) => return report_error(&args.inputs, &m),
     };
     let options = Options {
         timeout: args.timeout.map(Duration::from_secs_f64),
     };
     let mut resolutions = Vec::new();
-    for ns in resolve::namespaces(&input.cluster) {
-        match crate::output::timed("resolve", || resolve::resolve(&input, &ns, options)) {
+    for ns in namespaces(&input.cluster) {
+        match timed("resolve", || resolve(&input, &ns, options)) {
             Ok(r) => resolutions.push(r),
-            Err(e) => return report_error(args, &e.to_string()),
+            Err(e) => return report_error(&args.inputs, &e.to_string()),
         }
     }
     let mut operators = Vec::new();
@@ -241,7 +226,7 @@ pub fn run(args: &Args) -> Result<Exit, Box<dyn std::error::Error>> {
         .filter_map(|r| r.outcome.message())
         .collect::<Vec<_>>()
         .join("; ");
-    match args.output {
+    match args.inputs.output {
         ReportFormat::Json => {
             if unsat.is_empty() {
                 print_json(&Resolved {
@@ -319,7 +304,7 @@ pub fn run(args: &Args) -> Result<Exit, Box<dyn std::error::Error>> {
 }
 
 /// The unsatisfiable core as a tree a person can follow.
-fn print_tree(tree: &[resolve::SubscriptionNode]) {
+fn print_tree(tree: &[SubscriptionNode]) {
     for s in tree {
         println!("\nsubscription {}", s.subscription);
         for why in &s.ruled_out {
@@ -354,7 +339,7 @@ fn print_tree(tree: &[resolve::SubscriptionNode]) {
 #[derive(Serialize)]
 struct Resolved<'a> {
     status: &'static str,
-    operators: &'a [resolve::Operator],
+    operators: &'a [Operator],
     explanation: &'a [Explanation<'a>],
 }
 
@@ -372,20 +357,26 @@ struct ErrorReport<'a> {
 }
 
 /// Simulate OLM over time and print the timeline.
-pub fn simulate(args: &Args, max_steps: usize) -> Result<Exit, Box<dyn std::error::Error>> {
-    let input = match input(args) {
+pub fn simulate(args: &SimulateArgs) -> super::Outcome {
+    run_simulate(args).map(Into::into)
+}
+
+fn run_simulate(args: &SimulateArgs) -> Result<Exit, Box<dyn std::error::Error>> {
+    let max_steps = args.max_steps;
+    let inputs = &args.inputs;
+    let input = match input(inputs) {
         Ok(i) => i,
         Err(InputError::Usage(m)) => return Err(m.into()),
-        Err(InputError::Invalid(m)) => return report_error(args, &m),
+        Err(InputError::Invalid(m)) => return report_error(inputs, &m),
     };
     let options = Options {
         timeout: args.timeout.map(Duration::from_secs_f64),
     };
-    let timeline = match olmsat_resolver::simulate::simulate(input, options, max_steps) {
+    let timeline = match olmsat_resolver::simulate(input, options, max_steps) {
         Ok(t) => t,
-        Err(e) => return report_error(args, &e.to_string()),
+        Err(e) => return report_error(inputs, &e.to_string()),
     };
-    match args.output {
+    match inputs.output {
         ReportFormat::Json => print_json(&timeline)?,
         ReportFormat::Text => {
             for s in &timeline.steps {
@@ -401,7 +392,6 @@ pub fn simulate(args: &Args, max_steps: usize) -> Result<Exit, Box<dyn std::erro
                     }
                 }
             }
-            use olmsat_resolver::simulate::End;
             match timeline.status {
                 End::Converged => println!("converged after {} step(s)", timeline.steps.len()),
                 End::Limit => println!("stopped after {max_steps} step(s) without converging"),
@@ -419,14 +409,13 @@ pub fn simulate(args: &Args, max_steps: usize) -> Result<Exit, Box<dyn std::erro
             }
         }
     }
-    use olmsat_resolver::simulate::End;
     Ok(match timeline.status {
         End::Converged => Exit::Ok,
         End::Unsatisfiable | End::Limit => Exit::Invalid,
     })
 }
 
-fn report_error(args: &Args, message: &str) -> Result<Exit, Box<dyn std::error::Error>> {
+fn report_error(args: &ResolveInputs, message: &str) -> Result<Exit, Box<dyn std::error::Error>> {
     match args.output {
         ReportFormat::Json => print_json(&ErrorReport {
             status: "error",

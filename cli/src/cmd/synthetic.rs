@@ -1,30 +1,41 @@
 //! `olmsat synthetic`
 
 use std::io::Write;
-use std::path::Path;
 
-use olmsat_graph::synthetic::{by_package, generate, Payload, Spec};
-use olmsat_graph::write::{write, Format};
+use olmsat_graph::{generate_synthetic, split_by_package, write, SyntheticSpec};
 
+use crate::args::{OldSpelling, RenderFormat, SyntheticArgs};
 use crate::output::Exit;
-use crate::RenderFormat;
 
-/// Write a synthetic catalog under `out`, one `<package>/catalog.<ext>` per package.
-pub fn run(
-    spec: &Spec,
-    out: &Path,
-    format: RenderFormat,
-) -> Result<Exit, Box<dyn std::error::Error>> {
+/// Write a synthetic catalog under the output directory, one
+/// `<package>/catalog.<ext>` per package.
+pub fn run(args: &SyntheticArgs) -> super::Outcome {
+    if let Some(dir) = &args.old_output {
+        return Err(OldSpelling {
+            old: "-o DIR",
+            hint: format!("give the directory with --output-dir {}", dir.display()),
+        }
+        .into());
+    }
+    let Some(out) = &args.output_dir else {
+        return Err("give the output directory with --output-dir DIR".into());
+    };
     if out.exists() && std::fs::read_dir(out)?.next().is_some() {
         return Err(format!("output dir {:?} must be empty", out.display().to_string()).into());
     }
-    let cfg = generate(spec);
-    let (format, ext) = match format {
-        RenderFormat::Json => (Format::Json, "json"),
-        RenderFormat::Yaml => (Format::Yaml, "yaml"),
+    let cfg = generate_synthetic(&SyntheticSpec {
+        packages: args.packages,
+        bundles: args.bundles,
+        seed: args.seed,
+        chain_depth: args.depth,
+        payload: args.payload,
+    });
+    let ext = match args.format {
+        RenderFormat::Json => "json",
+        RenderFormat::Yaml => "yaml",
     };
-    let by_package = by_package(cfg);
-    for (name, part) in by_package {
+    let format = super::render::format(args.format);
+    for (name, part) in split_by_package(cfg) {
         let dir = out.join(&name);
         std::fs::create_dir_all(&dir)?;
         let mut f =
@@ -32,17 +43,5 @@ pub fn run(
         write(&part, format, &mut f)?;
         f.flush()?;
     }
-    Ok(Exit::Ok)
-}
-
-/// Parse a payload name.
-pub fn payload(name: &str) -> Result<Payload, String> {
-    match name {
-        "none" => Ok(Payload::None),
-        "csv-metadata" => Ok(Payload::CsvMetadata),
-        "bundle-object" => Ok(Payload::BundleObject),
-        other => Err(format!(
-            "unknown payload {other:?}: use none, csv-metadata or bundle-object"
-        )),
-    }
+    Ok(Exit::Ok.into())
 }

@@ -1,13 +1,12 @@
 //! `olmsat validate`
 
-use std::path::PathBuf;
-
-use olmsat_graph::load;
-use olmsat_graph::validate::validate;
+use olmsat_graph::CatalogFiles;
 use serde::Serialize;
 
+use crate::args::{ReportFormat, ValidateArgs};
 use crate::output::{print_json, Exit, JsonDiagnostic};
-use crate::ReportFormat;
+use crate::process::Finished;
+use crate::timings::timed;
 
 #[derive(Serialize)]
 struct JsonReport<'a> {
@@ -16,13 +15,13 @@ struct JsonReport<'a> {
     warnings: Vec<JsonDiagnostic<'a>>,
 }
 
-/// Validate the catalogs at `paths` and print the report.
-pub fn run(paths: &[PathBuf], format: ReportFormat) -> Result<Exit, Box<dyn std::error::Error>> {
-    crate::memory::fit_to_input(paths.iter().map(PathBuf::as_path));
-    let loaded = crate::output::timed("read+parse", || load::load_paths(paths))?;
-    let files = loaded.files;
-    let (model, report) = crate::output::timed("validate", || validate(loaded));
-    match format {
+/// Validate the catalogs and print the report.
+pub fn run(args: &ValidateArgs) -> super::Outcome {
+    let files = timed("read+parse", || CatalogFiles::read(&args.paths))?;
+    let validation = timed("validate", || files.validate());
+    let report = validation.report();
+    let model = validation.model();
+    match args.output {
         ReportFormat::Json => print_json(&JsonReport {
             passed: report.passed(),
             errors: report.errors.iter().map(Into::into).collect(),
@@ -33,10 +32,12 @@ pub fn run(paths: &[PathBuf], format: ReportFormat) -> Result<Exit, Box<dyn std:
                 println!("{d}");
             }
             let verdict = if report.passed() { "valid" } else { "invalid" };
+            let stdin = args.paths.iter().any(|p| p.as_os_str() == "-");
             println!(
-                "{verdict}: {} package(s), {} bundle(s) in {files} file(s); {} error(s), {} warning(s)",
+                "{verdict}: {} package(s), {} bundle(s) in {}; {} error(s), {} warning(s)",
                 model.packages().len(),
                 model.bundle_count(),
+                read_from(validation.file_count(), stdin),
                 report.errors.len(),
                 report.warnings.len()
             );
@@ -47,6 +48,27 @@ pub fn run(paths: &[PathBuf], format: ReportFormat) -> Result<Exit, Box<dyn std:
     } else {
         Exit::Invalid
     };
-    crate::output::release_at_exit((model, report));
-    Ok(exit)
+    Ok(Finished::new(exit).keeping(validation))
+}
+
+/// What was read: files, standard input, or both.
+fn read_from(files: usize, stdin: bool) -> String {
+    match (files, stdin) {
+        (0, true) => "standard input".to_owned(),
+        (n, true) => format!("{n} file(s) and standard input"),
+        (n, false) => format!("{n} file(s)"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_from;
+
+    #[test]
+    fn standard_input_is_named_not_counted() {
+        assert_eq!(read_from(0, true), "standard input");
+        assert_eq!(read_from(2, true), "2 file(s) and standard input");
+        assert_eq!(read_from(0, false), "0 file(s)");
+        assert_eq!(read_from(3, false), "3 file(s)");
+    }
 }

@@ -21,7 +21,7 @@ mod style;
 use serde_json::Value;
 
 pub use float::go_float_g;
-pub use keys::{go_yaml_key_cmp, sort_go_yaml_keys};
+pub use keys::sort_go_yaml_keys;
 use style::{choose_style, is_break, is_printable, Style};
 
 const BEST_WIDTH: usize = 80;

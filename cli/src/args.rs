@@ -1,0 +1,553 @@
+//! The command line: clap parses it into one arguments struct per command,
+//! which the command's `run` takes whole.
+//!
+//! The doc comments on the subcommand variants and on the fields are the help
+//! texts; the structs themselves carry plain comments so that clap takes each
+//! command's help from its variant.
+
+use std::path::{Path, PathBuf};
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// Upgrade graphs, validation and dependency resolution for OLM file-based catalogs.
+#[derive(Parser)]
+#[command(name = "olmsat", version, about, propagate_version = true)]
+pub struct Cli {
+    /// Print the time spent in each phase (read and parse, model, validate, solve, write) to standard error.
+    #[arg(long, global = true)]
+    pub timings: bool,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Validate file-based catalogs with opm's rules; report every problem.
+    Validate(ValidateArgs),
+    /// Write catalogs and bundle directories out as one catalog, in opm's order and format.
+    ///
+    /// A directory with `manifests/` and `metadata/` is a registry+v1 bundle and
+    /// becomes one `olm.bundle` blob; anything else is loaded as a file-based catalog.
+    Render(RenderArgs),
+    /// List the packages, channels or bundles of a catalog (the columns of `opm alpha list`).
+    List(ListArgs),
+    /// Resolve subscriptions as OLM v0 does, offline: what would be installed or
+    /// upgraded, and why, or exactly why nothing fits.
+    Resolve(ResolveArgs),
+    /// Write a deterministic synthetic catalog (for benchmarks and experiments).
+    #[command(hide = true)]
+    Synthetic(SyntheticArgs),
+    /// Apply each resolution and resolve again, as OLM does one upgrade edge at a
+    /// time, until nothing changes; print the timeline.
+    Simulate(SimulateArgs),
+    /// Show how a bundle upgrades within a channel, and why each step exists.
+    ///
+    /// By default: the steps OLM v0 takes from --from to the channel head, one
+    /// resolution each (the first candidate in channel order each time). With
+    /// --shortest or --all: the shortest path, or all simple paths, over every
+    /// edge of the channel graph, to --to (default: the head). JSON output is
+    /// {"package","channel","from","to","steps":[{"from","to","via","range","file","line"}],"reachesHead"};
+    /// with --all, "paths" (a list of step lists) replaces "steps". Exit code 0
+    /// when the target is reached, 1 when it is not or a name is unknown.
+    Path(PathArgs),
+    /// Draw upgrade graphs: a cluster per package and channel.
+    Graph(GraphArgs),
+    /// Validate, generate and initialise operator bundle directories.
+    Bundle {
+        #[command(subcommand)]
+        command: BundleCommand,
+    },
+    /// Build file-based catalogs.
+    Catalog {
+        #[command(subcommand)]
+        command: CatalogCommand,
+    },
+    /// Print a shell completion script to standard output.
+    ///
+    /// bash: `olmsat completions bash > /etc/bash_completion.d/olmsat`;
+    /// zsh: `olmsat completions zsh > "${fpath[1]}/_olmsat"`;
+    /// fish: `olmsat completions fish > ~/.config/fish/completions/olmsat.fish`;
+    /// PowerShell: `olmsat completions powershell >> $PROFILE`.
+    Completions(CompletionsArgs),
+    /// Print the manual page, olmsat(1), as roff to standard output.
+    ///
+    /// `olmsat man > /usr/local/share/man/man1/olmsat.1`, then `man olmsat`.
+    Man,
+}
+
+impl Command {
+    /// The catalog paths the command reads, to size its input by (see
+    /// [`crate::process::fit_to_input`]); none for commands that read bundle
+    /// directories or nothing.
+    pub fn catalog_paths(&self) -> Vec<&Path> {
+        match self {
+            Command::Validate(a) => a.paths.iter().map(PathBuf::as_path).collect(),
+            Command::Render(a) => a.paths.iter().map(PathBuf::as_path).collect(),
+            Command::List(a) => vec![&a.path],
+            Command::Path(a) => vec![&a.path],
+            Command::Graph(a) => vec![&a.path],
+            Command::Resolve(ResolveArgs { inputs, .. })
+            | Command::Simulate(SimulateArgs { inputs, .. }) => inputs.catalog_paths(),
+            Command::Synthetic(_)
+            | Command::Bundle { .. }
+            | Command::Catalog { .. }
+            | Command::Completions(_)
+            | Command::Man => Vec::new(),
+        }
+    }
+}
+
+// `olmsat completions`
+#[derive(clap::Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: Shell,
+}
+
+/// The shells completion scripts are written for.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum Shell {
+    /// Bash.
+    Bash,
+    /// Zsh.
+    Zsh,
+    /// Fish.
+    Fish,
+    /// PowerShell.
+    Powershell,
+}
+
+// `olmsat validate`
+#[derive(clap::Args)]
+pub struct ValidateArgs {
+    /// Catalog directories or files (`-` reads standard input).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = ReportFormat::Text)]
+    pub output: ReportFormat,
+}
+
+// `olmsat render`
+#[derive(clap::Args)]
+pub struct RenderArgs {
+    /// Catalog directories or files (`-` reads standard input), and bundle directories.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = RenderFormat::Json)]
+    pub output: RenderFormat,
+    #[command(flatten)]
+    pub bundles: BundleRenderArgs,
+}
+
+// How bundle directories are rendered (`render`, `catalog from-bundles`).
+#[derive(clap::Args)]
+pub struct BundleRenderArgs {
+    /// Template for the image of rendered bundle directories, e.g.
+    /// `quay.io/org/{{.Package}}:{{.Version}}` (fields `.Package`, `.Name`, `.Version`).
+    #[arg(long, visible_alias = "alpha-image-ref-template")]
+    pub image_ref_template: Option<String>,
+    /// Migrations to apply to the rendered bundles.
+    #[arg(long, value_enum, default_value_t = MigrateLevel::None)]
+    pub migrate_level: MigrateLevel,
+}
+
+// `olmsat list`
+#[derive(clap::Args)]
+pub struct ListArgs {
+    /// What to list.
+    #[arg(value_enum)]
+    pub what: ListWhat,
+    /// Catalog directory or file.
+    pub path: PathBuf,
+    /// Only this package.
+    pub package: Option<String>,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = ReportFormat::Text)]
+    pub output: ReportFormat,
+}
+
+// `olmsat resolve`
+#[derive(clap::Args)]
+pub struct ResolveArgs {
+    #[command(flatten)]
+    pub inputs: ResolveInputs,
+    /// Explain the answer.
+    #[arg(long)]
+    pub explain: bool,
+    /// Give up after this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+}
+
+// `olmsat simulate`
+#[derive(clap::Args)]
+pub struct SimulateArgs {
+    #[command(flatten)]
+    pub inputs: ResolveInputs,
+    /// Give up on a resolution after this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// Stop after this many resolutions.
+    #[arg(long, default_value_t = 100)]
+    pub max_steps: usize,
+}
+
+// The inputs `resolve` and `simulate` share.
+#[derive(clap::Args)]
+pub struct ResolveInputs {
+    /// A directory whose subdirectories are catalogs, each named after its directory.
+    #[arg(long, value_name = "DIR")]
+    pub catalogs: Option<PathBuf>,
+    /// A catalog with an explicit name (repeatable).
+    #[arg(long = "catalog", value_name = "NAME=PATH")]
+    pub catalog: Vec<String>,
+    /// Cluster state: Subscriptions, ClusterServiceVersions, CatalogSources (YAML).
+    #[arg(short = 'f', long = "cluster", value_name = "CLUSTER.yaml")]
+    pub cluster: Option<PathBuf>,
+    /// Add a subscription to a package (repeatable).
+    #[arg(long, value_name = "PKG[/CHANNEL][@CATALOG]")]
+    pub subscribe: Vec<String>,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = ReportFormat::Text)]
+    pub output: ReportFormat,
+    /// The namespace whose catalogs every namespace sees.
+    #[arg(long, default_value = "olm")]
+    pub global_namespace: String,
+}
+
+impl ResolveInputs {
+    /// The catalog directories named: `--catalogs` and each `--catalog`'s path.
+    fn catalog_paths(&self) -> Vec<&Path> {
+        let named = self
+            .catalog
+            .iter()
+            .filter_map(|c| c.split_once('=').map(|(_, path)| Path::new(path)));
+        self.catalogs.as_deref().into_iter().chain(named).collect()
+    }
+}
+
+// `olmsat synthetic`
+#[derive(clap::Args)]
+pub struct SyntheticArgs {
+    /// Output directory (must be empty or absent).
+    #[arg(long = "output-dir", required_unless_present = "old_output")]
+    pub output_dir: Option<PathBuf>,
+    /// The old spelling of --output-dir, refused with a hint.
+    #[arg(short = 'o', hide = true, value_name = "DIR")]
+    pub old_output: Option<PathBuf>,
+    /// Number of packages.
+    #[arg(long, default_value_t = 100)]
+    pub packages: usize,
+    /// Total number of bundles.
+    #[arg(long, default_value_t = 5000)]
+    pub bundles: usize,
+    /// Seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Depth of the dependency chains between packages (0: none).
+    #[arg(long, default_value_t = 3)]
+    pub depth: usize,
+    /// Bulky property per bundle: none, csv-metadata or bundle-object.
+    #[arg(long, default_value = "csv-metadata", value_parser = payload)]
+    pub payload: olmsat_graph::Payload,
+    /// File format.
+    #[arg(long, value_enum, default_value_t = RenderFormat::Json)]
+    pub format: RenderFormat,
+}
+
+/// Parse a payload name.
+fn payload(name: &str) -> Result<olmsat_graph::Payload, String> {
+    use olmsat_graph::Payload;
+    match name {
+        "none" => Ok(Payload::None),
+        "csv-metadata" => Ok(Payload::CsvMetadata),
+        "bundle-object" => Ok(Payload::BundleObject),
+        other => Err(format!(
+            "unknown payload {other:?}: use none, csv-metadata or bundle-object"
+        )),
+    }
+}
+
+// `olmsat path`
+#[derive(clap::Args)]
+pub struct PathArgs {
+    /// Catalog directory or file.
+    pub path: PathBuf,
+    /// Package.
+    #[arg(long)]
+    pub package: String,
+    /// Channel (default: the package's default channel).
+    #[arg(long)]
+    pub channel: Option<String>,
+    /// The installed bundle: a bundle name, or a version (which may no longer
+    /// be in the catalog; skipRanges still apply to it).
+    #[arg(long, value_name = "NAME|VERSION")]
+    pub from: String,
+    /// Where to go (default: the channel head).
+    #[arg(long, value_name = "NAME")]
+    pub to: Option<String>,
+    /// A shortest path over every edge instead of OLM's path.
+    #[arg(long, conflicts_with = "all")]
+    pub shortest: bool,
+    /// All simple paths over every edge (at most --limit), shortest first.
+    #[arg(long)]
+    pub all: bool,
+    /// Most paths --all prints.
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    pub limit: usize,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = ReportFormat::Text)]
+    pub output: ReportFormat,
+}
+
+/// Which path `olmsat path` shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PathMode {
+    /// The steps OLM v0 takes.
+    Olm,
+    /// A shortest path over every edge.
+    Shortest,
+    /// All simple paths, up to a limit.
+    All(usize),
+}
+
+impl PathArgs {
+    /// The path asked for (`--all` wins over `--shortest`).
+    pub fn mode(&self) -> PathMode {
+        match (self.shortest, self.all) {
+            (_, true) => PathMode::All(self.limit),
+            (true, false) => PathMode::Shortest,
+            (false, false) => PathMode::Olm,
+        }
+    }
+}
+
+// `olmsat graph`
+#[derive(clap::Args)]
+pub struct GraphArgs {
+    /// Catalog directory or file.
+    pub path: PathBuf,
+    /// Only this package.
+    #[arg(long)]
+    pub package: Option<String>,
+    /// Only channels of this name.
+    #[arg(long)]
+    pub channel: Option<String>,
+    /// Output format (svg needs Graphviz's `dot`).
+    #[arg(short, long, value_enum, default_value_t = GraphFormat::Dot)]
+    pub output: GraphFormat,
+    /// Draw only edges at or above this bundle's version, in its package
+    /// (as `opm alpha render-graph --minimum-edge`).
+    #[arg(long, value_name = "NAME")]
+    pub minimum_edge: Option<String>,
+    /// Highlight the path OLM v0 takes from this bundle name or version.
+    #[arg(long, value_name = "NAME|VERSION")]
+    pub highlight_from: Option<String>,
+}
+
+/// `olmsat bundle ...`
+#[derive(Subcommand)]
+pub enum BundleCommand {
+    /// Validate bundle directories (registry+v1, registry+v2, plain+v0); report every problem.
+    ///
+    /// A directory without `manifests/` that holds bundle directories below it is
+    /// searched, and every bundle found is validated.
+    Validate(BundleValidateArgs),
+    /// Write `metadata/annotations.yaml` and `bundle.Dockerfile` for a directory of manifests.
+    Generate(BundleGenerateArgs),
+    /// Lay out a bundle directory from manifests (or defaults); never overwrites anything.
+    Init(BundleInitArgs),
+}
+
+// `olmsat bundle validate`
+#[derive(clap::Args)]
+pub struct BundleValidateArgs {
+    /// Bundle directories (or trees of them).
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = ReportFormat::Text)]
+    pub output: ReportFormat,
+}
+
+// `olmsat bundle generate`
+#[derive(clap::Args)]
+pub struct BundleGenerateArgs {
+    /// The directory holding the manifests.
+    #[arg(short, long)]
+    pub directory: PathBuf,
+    /// The package the bundle belongs to.
+    #[arg(short, long)]
+    pub package: String,
+    /// Comma-separated channels the bundle is in.
+    #[arg(short, long)]
+    pub channels: String,
+    /// The default channel (the first channel when not given).
+    #[arg(short = 'e', long = "default")]
+    pub default_channel: Option<String>,
+    /// Put `manifests/` (copied) and `metadata/` here instead of next to the manifests.
+    #[arg(short = 'u', long)]
+    pub output_dir: Option<PathBuf>,
+    /// Replace an existing `annotations.yaml`.
+    #[arg(long)]
+    pub overwrite: bool,
+}
+
+// `olmsat bundle init`
+#[derive(clap::Args)]
+pub struct BundleInitArgs {
+    /// Bundle format; inferred from the source manifests when not given.
+    #[arg(short, long, value_enum)]
+    pub mediatype: Option<MediaTypeArg>,
+    /// Directory of manifests to include, or `-` to read a stream from standard input.
+    /// Without it, default manifests are generated.
+    pub src: Option<String>,
+    /// The bundle directory to create (default: the current directory).
+    pub dir: Option<PathBuf>,
+    /// Also write a Dockerfile.
+    #[arg(short = 'd', long = "generate-dockerfile")]
+    pub dockerfile: bool,
+    /// Package name (default: from the manifests or the directory name).
+    #[arg(short, long)]
+    pub package: Option<String>,
+    /// Comma-separated channels (default: alpha).
+    #[arg(short, long)]
+    pub channels: Option<String>,
+}
+
+/// `olmsat catalog ...`
+#[derive(Subcommand)]
+pub enum CatalogCommand {
+    /// Build a file-based catalog from a tree of registry+v1 bundle directories, as the
+    /// replaces-mode index did; writes `<OUT>/<package>/catalog.json`.
+    FromBundles(FromBundlesArgs),
+}
+
+// `olmsat catalog from-bundles`
+#[derive(clap::Args)]
+pub struct FromBundlesArgs {
+    /// Directories holding bundle directories (searched recursively).
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// Output directory (must be missing or empty).
+    #[arg(long, value_name = "DIR")]
+    pub output_dir: PathBuf,
+    /// Report format: text or json.
+    #[arg(short, long, default_value = "text", value_parser = report_format)]
+    pub output: ReportFormat,
+    /// Catalog file format.
+    #[arg(long, value_enum, default_value_t = RenderFormat::Json)]
+    pub format: RenderFormat,
+    /// Template for bundle images, e.g. `quay.io/org/{{.Package}}:{{.Version}}`.
+    #[arg(long)]
+    pub image_ref_template: Option<String>,
+    /// Migrations to apply to the rendered bundles.
+    #[arg(long, value_enum, default_value_t = MigrateLevel::None)]
+    pub migrate_level: MigrateLevel,
+    /// How upgrade edges are made: from each CSV's `spec.replaces`, from version
+    /// order, or per package as its `ci.yaml` `updateGraph` says.
+    #[arg(long, value_enum, default_value_t = GraphModeArg::Replaces)]
+    pub mode: GraphModeArg,
+    /// The old spelling of -o, refused with a hint.
+    #[arg(long, hide = true, value_name = "FORMAT")]
+    pub report: Option<String>,
+}
+
+/// Parse `-o` of a command whose `-o` once named a directory: a report
+/// format, with a hint for a directory given the old way.
+fn report_format(value: &str) -> Result<ReportFormat, String> {
+    ReportFormat::from_str(value, false).map_err(|_| {
+        format!(
+            "-o/--output is the report format (text or json); give the output directory with --output-dir {value}"
+        )
+    })
+}
+
+/// A flag's old spelling, refused with the new one.
+#[derive(Debug, thiserror::Error)]
+#[error("{old} is no longer accepted: {hint}")]
+pub struct OldSpelling {
+    /// The old flag.
+    pub old: &'static str,
+    /// What to write instead.
+    pub hint: String,
+}
+
+/// Upgrade graph modes of `catalog from-bundles`.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum GraphModeArg {
+    /// `replaces` from each CSV's `spec.replaces` (the replaces-mode index).
+    Replaces,
+    /// Each bundle replaces the next lower version in its channel.
+    Semver,
+    /// Per package, from `updateGraph` in the package's `ci.yaml` (`semver-mode` or not).
+    CiYaml,
+}
+
+/// Migration levels of `opm render`.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum MigrateLevel {
+    /// No migration.
+    None,
+    /// Replace `olm.bundle.object` properties with one `olm.csv.metadata`.
+    BundleObjectToCsvMetadata,
+}
+
+/// Bundle formats.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum MediaTypeArg {
+    /// A ClusterServiceVersion and its objects, with metadata/annotations.yaml
+    #[value(name = "registry+v1")]
+    RegistryV1,
+    /// CSV-less: Kubernetes objects with a Deployment, and metadata/bundle.yaml
+    #[value(name = "registry+v2")]
+    RegistryV2,
+    /// A flat directory of arbitrary Kubernetes objects
+    #[value(name = "plain+v0")]
+    PlainV0,
+}
+
+/// Text or JSON.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum ReportFormat {
+    /// Human-readable text.
+    Text,
+    /// JSON for other tools.
+    Json,
+}
+
+/// Catalog output formats.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum RenderFormat {
+    /// Concatenated JSON objects.
+    Json,
+    /// A `---`-separated YAML stream.
+    Yaml,
+}
+
+/// Upgrade graph formats.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum GraphFormat {
+    /// Graphviz DOT.
+    Dot,
+    /// Mermaid, in the style of `opm alpha render-graph`.
+    Mermaid,
+    /// Nodes and edges with provenance.
+    Json,
+    /// SVG rendered by Graphviz's `dot`.
+    Svg,
+}
+
+/// The three listings.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum ListWhat {
+    /// Packages with display name and default channel.
+    Packages,
+    /// Channels with their heads.
+    Channels,
+    /// Bundles, one row per channel membership.
+    Bundles,
+}

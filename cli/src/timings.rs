@@ -1,0 +1,104 @@
+//! `--timings`: the wall time, processor time and peak memory of each phase
+//! of a command, printed to standard error at the end.
+
+/// A phase's name, wall time, and the process's usage at its end.
+type Phase = (&'static str, std::time::Duration, Option<Usage>);
+
+static PHASES: std::sync::Mutex<Vec<Phase>> = std::sync::Mutex::new(Vec::new());
+
+/// What the operating system reports of this process so far.
+#[derive(Clone, Copy)]
+struct Usage {
+    /// Processor time of all threads, user and system.
+    cpu: std::time::Duration,
+    /// Peak resident memory, in bytes.
+    peak: u64,
+}
+
+/// This process's usage so far (`None` where it cannot be read).
+fn usage() -> Option<Usage> {
+    #[cfg(unix)]
+    {
+        // SAFETY: getrusage writes one `rusage` into the zeroed value it is given.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: `usage` is a valid, writable `rusage`.
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+            return None;
+        }
+        let time = |t: libc::timeval| {
+            std::time::Duration::from_secs(u64::try_from(t.tv_sec).unwrap_or(0))
+                + std::time::Duration::from_micros(u64::try_from(t.tv_usec).unwrap_or(0))
+        };
+        // Linux and the BSDs give kilobytes; macOS gives bytes.
+        let unit = if cfg!(target_os = "macos") { 1 } else { 1024 };
+        Some(Usage {
+            cpu: time(usage.ru_utime) + time(usage.ru_stime),
+            peak: u64::try_from(usage.ru_maxrss).unwrap_or(0) * unit,
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
+/// The start of a phase whose wall and processor time `--timings` reports.
+pub struct PhaseClock {
+    wall: std::time::Instant,
+    start: Option<Usage>,
+}
+
+impl PhaseClock {
+    /// Start timing now.
+    pub fn start() -> Self {
+        PhaseClock {
+            wall: std::time::Instant::now(),
+            start: usage(),
+        }
+    }
+
+    /// Record the time since [`PhaseClock::start`] as `phase`, with the
+    /// processor time spent in it and the peak memory at its end.
+    pub fn record(self, phase: &'static str) {
+        let spent = match (self.start, usage()) {
+            (Some(a), Some(b)) => Some(Usage {
+                cpu: b.cpu.saturating_sub(a.cpu),
+                peak: b.peak,
+            }),
+            _ => None,
+        };
+        if let Ok(mut p) = PHASES.lock() {
+            p.push((phase, self.wall.elapsed(), spent));
+        }
+    }
+}
+
+/// Run `f` as a named phase whose duration `--timings` reports.
+pub fn timed<T>(phase: &'static str, f: impl FnOnce() -> T) -> T {
+    let clock = PhaseClock::start();
+    let out = f();
+    clock.record(phase);
+    out
+}
+
+/// Print the recorded phases to standard error: wall time, the processor time
+/// of all threads (above the wall time where the phase ran in parallel), and
+/// the process's peak resident memory when the phase ended.
+pub fn print_timings(total: std::time::Duration) {
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
+    let line = |name: &str, wall: std::time::Duration, usage: Option<Usage>| match usage {
+        Some(u) => eprintln!(
+            "timing: {name:<12} {:>9.1} ms   cpu {:>9.1} ms   peak {:>7.1} MB",
+            ms(wall),
+            ms(u.cpu),
+            u.peak as f64 / 1e6
+        ),
+        None => eprintln!("timing: {name:<12} {:>9.1} ms", ms(wall)),
+    };
+    if let Ok(p) = PHASES.lock() {
+        for (name, wall, usage) in p.iter() {
+            line(name, *wall, *usage);
+        }
+    }
+    line("total", total, usage());
+}
