@@ -1,4 +1,7 @@
 //! Turning a document's fields into a typed blob, with opm's checks and texts.
+//!
+//! (A little over 800 lines with its unit tests: the four schemas' decoding
+//! and its error types belong together, one per blob kind.)
 
 use std::collections::BTreeMap;
 

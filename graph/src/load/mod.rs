@@ -4,7 +4,7 @@
 //! Semantics follow opm's `declcfg.LoadFS`:
 //! - a directory is walked recursively; every file is parsed whatever its name
 //!   (there is no extension filter), except `.indexignore` files, which hold
-//!   gitignore-style patterns scoped to their own directory ([`walk`]);
+//!   gitignore-style patterns scoped to their own directory (`walk`);
 //! - a file whose first non-space byte is `{` is a stream of JSON objects, anything
 //!   else a YAML stream split on `---` lines (see [`split`]);
 //! - blobs of the four known schemas are typed, every other schema is kept as is.
