@@ -27,6 +27,7 @@ pub mod range;
 pub mod rawjson;
 pub mod suggest;
 pub mod synthetic;
+pub mod template;
 pub mod upgrade;
 pub mod validate;
 pub mod validjson;
