@@ -18,6 +18,11 @@ struct Cli {
     /// Print the time spent in each phase (read and parse, model, validate, solve, write) to standard error.
     #[arg(long, global = true)]
     timings: bool,
+    /// Where template bundle images are found offline: catalogs and bundle
+    /// directories, tried in order (repeatable). Used by `render-template` and
+    /// wherever a template file is given in place of a catalog.
+    #[arg(long = "bundles-from", value_name = "PATH", global = true)]
+    bundles_from: Vec<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -181,6 +186,40 @@ enum Command {
     Catalog {
         #[command(subcommand)]
         command: CatalogCommand,
+    },
+    /// Render a catalog template (basic, semver, substitutes) as
+    /// `opm alpha render-template` does, offline: bundle images are looked up in
+    /// the `--bundles-from` sources. The catalog is validated afterwards.
+    RenderTemplate {
+        /// `[TYPE] [FILE]`: TYPE is basic, semver or substitutes (detected from
+        /// the first document's `schema` when omitted); FILE `-` or none reads
+        /// standard input.
+        #[arg(num_args = 0..=2, value_name = "TYPE|FILE")]
+        args: Vec<String>,
+        /// Output format: json, yaml or mermaid.
+        #[arg(short, long, default_value = "json")]
+        output: String,
+        /// Image of each bundle directory source without an `images.yaml`, e.g.
+        /// `quay.io/org/{{.Package}}:{{.Version}}`.
+        #[arg(long)]
+        image_ref_template: Option<String>,
+        /// Migrations to apply to the rendered bundles.
+        #[arg(long, value_enum, default_value_t = MigrateLevel::None)]
+        migrate_level: MigrateLevel,
+        /// Do not validate the rendered catalog.
+        #[arg(long)]
+        no_validate: bool,
+    },
+    /// Turn a catalog into a template (`opm alpha convert-template basic`): every
+    /// bundle becomes an image reference.
+    ConvertTemplate {
+        /// Template type (basic).
+        kind: String,
+        /// Catalog directory or file (`-` reads standard input).
+        path: PathBuf,
+        /// Output format.
+        #[arg(short, long, value_enum, default_value_t = RenderFormat::Json)]
+        output: RenderFormat,
     },
 }
 
@@ -411,6 +450,7 @@ fn main() -> ExitCode {
     let start = std::time::Instant::now();
     let cli = Cli::parse();
     let timings = cli.timings;
+    cmd::template::set_bundles_from(cli.bundles_from);
     let result = match cli.command {
         Command::Validate { paths, output } => cmd::validate::run(&paths, output),
         Command::Render {
@@ -464,6 +504,23 @@ fn main() -> ExitCode {
                 report,
             ),
         },
+        Command::RenderTemplate {
+            args,
+            output,
+            image_ref_template,
+            migrate_level,
+            no_validate,
+        } => cmd::template::render(&cmd::template::RenderRequest {
+            args: &args,
+            bundles_from: cmd::template::bundles_from(),
+            image_ref_template: image_ref_template.as_deref(),
+            output: &output,
+            migrate_level,
+            no_validate,
+        }),
+        Command::ConvertTemplate { kind, path, output } => {
+            cmd::template::convert(&kind, &path, output)
+        }
         Command::List {
             what,
             path,

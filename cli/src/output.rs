@@ -193,6 +193,16 @@ pub fn load_model(
 ) -> Result<Option<olmsat_graph::model::Model>, olmsat_graph::load::LoadError> {
     use olmsat_graph::load::blob::BundleReading;
     use olmsat_graph::load::{load_bytes_selected, load_path_selected, Select};
+    // A template named explicitly: the catalog it renders to.
+    match crate::cmd::template::load_if_template(path) {
+        Ok(None) => {}
+        Ok(Some(loaded)) => {
+            eprint_diagnostics(&loaded.diagnostics);
+            let (model, _) = timed("model", || olmsat_graph::model::Model::build(loaded.config));
+            return Ok(Some(model));
+        }
+        Err(_) => return Ok(None),
+    }
     // Standard input can be read only once: keep it for a second, full load.
     let stdin = if path.as_os_str() == "-" {
         Some(olmsat_graph::load::read_stdin()?)

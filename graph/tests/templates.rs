@@ -15,7 +15,7 @@ use proptest::prelude::*;
 /// An `olm.bundle` blob of package `pkg`, version `v` (and release), image `quay.io/<pkg>:<name suffix>`.
 fn bundle_json(pkg: &str, v: &str, release: Option<&str>, extra: &str) -> String {
     let name = match release {
-        Some(r) => format!("{pkg}.v{v}-r{r}"),
+        Some(r) => format!("{pkg}-v{v}-{r}"),
         None => format!("{pkg}.v{v}"),
     };
     let rel = release.map(|r| format!(",\"release\":\"{r}\"")).unwrap_or_default();
@@ -67,7 +67,9 @@ fn render(text: &str, sources: &BundleSources) -> Result<Rendered, Failure> {
 }
 
 fn semver(head: &str, lists: &[(&str, &[&str])]) -> Rendered {
-    let all: Vec<&str> = lists.iter().flat_map(|(_, v)| v.iter().copied()).collect();
+    let mut all: Vec<&str> = lists.iter().flat_map(|(_, v)| v.iter().copied()).collect();
+    all.sort_unstable();
+    all.dedup();
     render(&semver_doc(head, lists), &op_sources(&all)).unwrap()
 }
 
@@ -392,7 +394,7 @@ fn s14_unknown_field() {
 fn s15_semver_forced_on_a_basic_doc() {
     let e = render_text(
         "t.yaml",
-        &basic_doc(""),
+        "schema: olm.template.basic\n",
         Some(TemplateKind::Semver),
         &op_sources(&[]),
         &Options::default(),
@@ -540,43 +542,52 @@ fn subst_sources() -> BundleSources {
     sources_of(&cat)
 }
 
-fn subst_doc(channel_extra: &str, substitutions: &str) -> String {
+fn subst_doc(channels: &str, versions: &[&str], substitutions: &str) -> String {
     let bundle = |v: &str| {
         format!(
             "- schema: olm.bundle\n  name: op.v{v}\n  package: op\n  image: {}\n  properties:\n  - type: olm.package\n    value: {{packageName: op, version: {v}}}\n",
             img(v)
         )
     };
+    let bundles: String = versions.iter().map(|v| bundle(v)).collect();
     format!(
-        "schema: olm.template.substitutes\nentries:\n- schema: olm.package\n  name: op\n  defaultChannel: stable\n- schema: olm.channel\n  package: op\n  name: stable\n  entries:\n  - name: op.v1.0.0\n  - name: op.v1.1.0\n    replaces: op.v1.0.0\n{channel_extra}{}{}{}{}substitutions:\n{substitutions}",
-        bundle("1.0.0"),
-        bundle("1.1.0"),
-        bundle("1.2.0"),
-        bundle("1.3.0"),
+        "schema: olm.template.substitutes\nentries:\n- schema: olm.package\n  name: op\n  defaultChannel: stable\n{channels}{bundles}substitutions:\n{substitutions}"
     )
 }
 
-const U2_ENTRIES: &str = "  - name: op.v1.2.0\n    replaces: op.v1.1.0\n  - name: op.v1.3.0\n    replaces: op.v1.2.0\n    skips: [op.v1.1.0]\n";
+/// stable [a, b(r=a)]
+const U1: &str = "- schema: olm.channel\n  package: op\n  name: stable\n  entries:\n  - name: op.v1.0.0\n  - name: op.v1.1.0\n    replaces: op.v1.0.0\n";
+
+/// stable [a, b(r=a), d(r=b)], fast [b, e(s=[b])]
+const U2: &str = "- schema: olm.channel\n  package: op\n  name: stable\n  entries:\n  - name: op.v1.0.0\n  - name: op.v1.1.0\n    replaces: op.v1.0.0\n  - name: op.v1.2.0\n    replaces: op.v1.1.0\n- schema: olm.channel\n  package: op\n  name: fast\n  entries:\n  - name: op.v1.1.0\n  - name: op.v1.3.0\n    skips: [op.v1.1.0]\n";
 
 fn c_image() -> String {
-    image("op.v1.1.0-r1")
+    image("op-v1.1.0-1")
 }
 
 #[test]
-fn u1_u2_substitution_takes_over_the_position() {
-    let text = subst_doc(U2_ENTRIES, &format!("- name: {}\n  base: op.v1.1.0\n", c_image()));
+fn u1_substitution_takes_over_the_position() {
+    let text = subst_doc(U1, &["1.0.0", "1.1.0"], &format!("- name: {}\n  base: op.v1.1.0\n", c_image()));
+    let r = render(&text, &subst_sources()).unwrap();
+    assert_eq!(entries(&r, "stable"), ["1.0.0", "1.1.0", "op-v1.1.0-1(r=1.0.0, s=[1.1.0])"]);
+    assert_eq!(r.config.bundles.last().unwrap().name, "op-v1.1.0-1");
+    assert!(validate(r.config).passed());
+}
+
+#[test]
+fn u2_references_to_the_base_are_rewritten() {
+    let text = subst_doc(
+        U2,
+        &["1.0.0", "1.1.0", "1.2.0", "1.3.0"],
+        &format!("- name: {}\n  base: op.v1.1.0\n", c_image()),
+    );
     let r = render(&text, &subst_sources()).unwrap();
     assert_eq!(
         entries(&r, "stable"),
-        [
-            "1.0.0",
-            "1.1.0",
-            "1.2.0(r=1.1.0-r1, s=[1.1.0])",
-            "1.3.0(r=1.2.0, s=[1.1.0-r1])",
-            "1.1.0-r1(r=1.0.0, s=[1.1.0])"
-        ]
+        ["1.0.0", "1.1.0", "1.2.0(r=op-v1.1.0-1, s=[1.1.0])", "op-v1.1.0-1(r=1.0.0, s=[1.1.0])"]
     );
-    assert!(r.config.bundles.iter().any(|b| b.name == "op.v1.1.0-r1"));
+    assert_eq!(entries(&r, "fast"), ["1.1.0", "1.3.0(s=[op-v1.1.0-1])", "op-v1.1.0-1(s=[1.1.0])"]);
+    assert_eq!(r.config.bundles.iter().filter(|b| b.name == "op-v1.1.0-1").count(), 1);
     assert!(validate(r.config).passed());
 }
 
@@ -605,7 +616,7 @@ fn u3_bad_substitutions() {
         ),
     ];
     for (subs, want) in cases {
-        let e = render(&subst_doc("", &subs), &subst_sources()).unwrap_err();
+        let e = render(&subst_doc(U1, &["1.0.0", "1.1.0"], &subs), &subst_sources()).unwrap_err();
         assert_eq!(e.error.to_string(), want);
         assert!(e.location.unwrap().line > 20);
     }
@@ -614,7 +625,10 @@ fn u3_bad_substitutions() {
 #[test]
 fn u4_substitute_must_be_newer() {
     let old = image("op.v0.5.0");
-    let e = render(&subst_doc("", &format!("- name: {old}\n  base: op.v1.1.0\n")), &subst_sources())
+    let e = render(
+        &subst_doc(U1, &["1.0.0", "1.1.0"], &format!("- name: {old}\n  base: op.v1.1.0\n")),
+        &subst_sources(),
+    )
         .unwrap_err();
     assert_eq!(
         e.error.to_string(),
@@ -802,7 +816,7 @@ fn real_template_ahead_of_its_catalog_names_the_missing_image() {
         .error
         .to_string()
         .starts_with("bundle image \"quay.io/community-operator-pipeline-prod/dotvirt-operator:0.0.35\" not available offline"));
-    assert_eq!(e.location.unwrap().line, 10);
+    assert_eq!(e.location.unwrap().line, 11);
 }
 
 #[test]

@@ -8,4 +8,5 @@ pub mod path;
 pub mod render;
 pub mod resolve;
 pub mod synthetic;
+pub mod template;
 pub mod validate;

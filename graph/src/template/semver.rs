@@ -583,18 +583,25 @@ pub fn render_read(
     if bundles.is_empty() {
         return Err(Failure::at(TemplateError::NoBundles, &t.location));
     }
+    let by_image: HashMap<&str, usize> = bundles
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, b)| (b.image.as_str(), i))
+        .collect();
     let mut pkg = String::new();
     let mut members: [Vec<Member>; 3] = Default::default();
     let post = |e: PostProcessError, at: &Location| Failure::at(TemplateError::PostProcess(e), at);
     for arch in Archetype::ALL {
         let list = &mut members[arch as usize];
+        let mut names: std::collections::HashSet<&str> = std::collections::HashSet::new();
         for r in &t.lists[arch as usize] {
-            let image = &rendered[r.image.as_str()];
-            let Some(b) = bundles.iter().find(|b| &b.image == image) else {
+            let image = rendered[r.image.as_str()].as_str();
+            let Some(b) = by_image.get(image).map(|&i| &bundles[i]) else {
                 return Err(post(PostProcessError::NotFound(r.image.clone()), &r.location));
             };
             let version = bundle_version(b, &mut pkg).map_err(|e| post(e, &r.location))?;
-            if list.iter().any(|m| m.name == b.name) {
+            if !names.insert(&b.name) {
                 return Err(post(PostProcessError::Duplicate(b.name.clone()), &r.location));
             }
             list.push(Member {
@@ -602,14 +609,14 @@ pub fn render_read(
                 version,
             });
         }
-        let mut seen: Vec<semver::Version> = Vec::new();
+        let mut seen: std::collections::HashSet<semver::Version> = std::collections::HashSet::new();
         let mut clashes = Vec::new();
         for m in list.iter() {
             let stripped = without_build(&m.version);
             if seen.contains(&stripped) {
                 clashes.push((m.version.to_string(), stripped.to_string()));
             } else {
-                seen.push(stripped);
+                seen.insert(stripped);
             }
         }
         if !clashes.is_empty() {
