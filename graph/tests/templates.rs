@@ -18,7 +18,9 @@ fn bundle_json(pkg: &str, v: &str, release: Option<&str>, extra: &str) -> String
         Some(r) => format!("{pkg}-v{v}-{r}"),
         None => format!("{pkg}.v{v}"),
     };
-    let rel = release.map(|r| format!(",\"release\":\"{r}\"")).unwrap_or_default();
+    let rel = release
+        .map(|r| format!(",\"release\":\"{r}\""))
+        .unwrap_or_default();
     format!(
         "{{\"schema\":\"olm.bundle\",\"name\":\"{name}\",\"package\":\"{pkg}\",\"image\":\"{}\",\"properties\":[{{\"type\":\"olm.package\",\"value\":{{\"packageName\":\"{pkg}\",\"version\":\"{v}\"{rel}}}}}{extra}]}}\n",
         image(&name)
@@ -74,7 +76,10 @@ fn semver(head: &str, lists: &[(&str, &[&str])]) -> Rendered {
 }
 
 fn semver_err(head: &str, lists: &[(&str, &[&str])], sources: &BundleSources) -> String {
-    render(&semver_doc(head, lists), sources).unwrap_err().error.to_string()
+    render(&semver_doc(head, lists), sources)
+        .unwrap_err()
+        .error
+        .to_string()
 }
 
 /// `name(r=..., s=[...])` for each entry of channel `name`.
@@ -94,7 +99,11 @@ fn entries(r: &Rendered, name: &str) -> Vec<String> {
                 edges.push(format!("r={}", rep.trim_start_matches("op.v")));
             }
             if !e.skips.is_empty() {
-                let sk: Vec<&str> = e.skips.iter().map(|s| s.trim_start_matches("op.v")).collect();
+                let sk: Vec<&str> = e
+                    .skips
+                    .iter()
+                    .map(|s| s.trim_start_matches("op.v"))
+                    .collect();
                 edges.push(format!("s=[{}]", sk.join(", ")));
             }
             if !edges.is_empty() {
@@ -182,10 +191,20 @@ fn b1_references_become_bundles() {
 
 #[test]
 fn b2_full_bundles_are_refused_at_their_line() {
-    for extra in ["  package: op\n", "  properties: [{type: olm.label, value: {label: x}}]\n"] {
-        let text = format!("{}- schema: olm.bundle\n  image: {}\n{extra}", basic_doc(""), img("3.0.0"));
+    for extra in [
+        "  package: op\n",
+        "  properties: [{type: olm.label, value: {label: x}}]\n",
+    ] {
+        let text = format!(
+            "{}- schema: olm.bundle\n  image: {}\n{extra}",
+            basic_doc(""),
+            img("3.0.0")
+        );
         let e = render(&text, &op_sources(&["1.0.0", "2.0.0", "3.0.0"])).unwrap_err();
-        assert_eq!(e.error.to_string(), "unexpected fields present in basic template bundle");
+        assert_eq!(
+            e.error.to_string(),
+            "unexpected fields present in basic template bundle"
+        );
         assert_eq!(e.location.unwrap().line, 17, "{extra}");
     }
 }
@@ -244,14 +263,20 @@ fn basic_unavailable_image_names_image_line_and_sources() {
 #[test]
 fn s1_minor_channel_default() {
     let r = semver("", &[("stable", &["1.0.0", "1.0.1", "1.0.2"])]);
-    assert_eq!(entries(&r, "stable-v1.0"), ["1.0.0", "1.0.1", "1.0.2(s=[1.0.0, 1.0.1])"]);
+    assert_eq!(
+        entries(&r, "stable-v1.0"),
+        ["1.0.0", "1.0.1", "1.0.2(s=[1.0.0, 1.0.1])"]
+    );
     assert_eq!(default_channel(&r), "stable-v1.0");
     assert!(validate(r.config).passed());
 }
 
 #[test]
 fn s2_replaces_across_minor_channels() {
-    let r = semver("generateMinorChannels: true\n", &[("stable", &["1.1.0", "1.2.1", "1.3.1"])]);
+    let r = semver(
+        "generateMinorChannels: true\n",
+        &[("stable", &["1.1.0", "1.2.1", "1.3.1"])],
+    );
     assert_eq!(entries(&r, "stable-v1.1"), ["1.1.0"]);
     assert_eq!(entries(&r, "stable-v1.2"), ["1.2.1(r=1.1.0)"]);
     assert_eq!(entries(&r, "stable-v1.3"), ["1.3.1(r=1.2.1, s=[1.1.0])"]);
@@ -266,7 +291,12 @@ fn s3_major_channel() {
     );
     assert_eq!(
         entries(&r, "stable-v2"),
-        ["2.1.0", "2.1.1(s=[2.1.0])", "2.3.1", "2.3.2(r=2.1.1, s=[2.1.0, 2.3.1])"]
+        [
+            "2.1.0",
+            "2.1.1(s=[2.1.0])",
+            "2.3.1",
+            "2.3.2(r=2.1.1, s=[2.1.0, 2.3.1])"
+        ]
     );
 }
 
@@ -284,7 +314,10 @@ fn s4_never_across_majors() {
 fn s5_prereleases_order_before_release() {
     let r = semver(
         "generateMajorChannels: true\ngenerateMinorChannels: false\n",
-        &[("stable", &["1.3.1-alpha", "1.3.1-beta", "1.2.1", "1.3.1", "1.1.0"])],
+        &[(
+            "stable",
+            &["1.3.1-alpha", "1.3.1-beta", "1.2.1", "1.3.1", "1.1.0"],
+        )],
     );
     assert_eq!(
         entries(&r, "stable-v1"),
@@ -301,7 +334,10 @@ fn s5_prereleases_order_before_release() {
 #[test]
 fn s6_skips_sort_as_strings() {
     let r = semver("", &[("stable", &["1.9.0", "1.10.0", "1.10.1", "1.11.0"])]);
-    assert_eq!(entries(&r, "stable-v1.11"), ["1.11.0(r=1.10.1, s=[1.10.0, 1.9.0])"]);
+    assert_eq!(
+        entries(&r, "stable-v1.11"),
+        ["1.11.0(r=1.10.1, s=[1.10.0, 1.9.0])"]
+    );
 }
 
 #[test]
@@ -366,7 +402,9 @@ fn s12_preference_mismatch() {
         &[("stable", &["1.0.0"])],
         &op_sources(&["1.0.0"]),
     );
-    assert!(e.ends_with("set to 'major' doesn't make sense if not generating major-version channels"));
+    assert!(
+        e.ends_with("set to 'major' doesn't make sense if not generating major-version channels")
+    );
 }
 
 #[test]
@@ -380,14 +418,24 @@ fn s13_unknown_preference() {
 
 #[test]
 fn s14_unknown_field() {
-    let e = semver_err("invalid: 1\n", &[("stable", &["1.0.0"])], &op_sources(&["1.0.0"]));
+    let e = semver_err(
+        "invalid: 1\n",
+        &[("stable", &["1.0.0"])],
+        &op_sources(&["1.0.0"]),
+    );
     assert_eq!(
         e,
         "render: unable to read file: error unmarshaling JSON: while decoding JSON: json: unknown field \"invalid\""
     );
-    let text = format!("{}    extra: 1\n", semver_doc("", &[("stable", &["1.0.0"])]));
+    let text = format!(
+        "{}    extra: 1\n",
+        semver_doc("", &[("stable", &["1.0.0"])])
+    );
     let e = render(&text, &op_sources(&["1.0.0"])).unwrap_err();
-    assert!(e.error.to_string().ends_with("json: unknown field \"extra\""));
+    assert!(e
+        .error
+        .to_string()
+        .ends_with("json: unknown field \"extra\""));
 }
 
 #[test]
@@ -412,12 +460,19 @@ fn s16_build_metadata_only() {
     let e = semver_err("", &[("stable", &vs)], &op_sources(&vs));
     assert!(e.contains("differ only by build metadata"), "{e}");
     assert!(e.contains("cannot be compared to \"1.3.1-alpha\""), "{e}");
-    assert!(e.contains("bundle version \"1.3.1-alpha+2003May06\""), "{e}");
+    assert!(
+        e.contains("bundle version \"1.3.1-alpha+2003May06\""),
+        "{e}"
+    );
 }
 
 #[test]
 fn s17_duplicate_in_one_archetype() {
-    let e = semver_err("", &[("stable", &["1.0.0", "1.0.0"])], &op_sources(&["1.0.0"]));
+    let e = semver_err(
+        "",
+        &[("stable", &["1.0.0", "1.0.0"])],
+        &op_sources(&["1.0.0"]),
+    );
     assert_eq!(
         e,
         "render: unable to post-process bundle info: duplicate bundle name \"op.v1.0.0\""
@@ -444,7 +499,10 @@ fn s18_other_package() {
 #[test]
 fn s19_no_bundles() {
     let e = semver_err("", &[("stable", &[])], &op_sources(&[]));
-    assert_eq!(e, "render: no bundles specified or no bundles could be rendered");
+    assert_eq!(
+        e,
+        "render: no bundles specified or no bundles could be rendered"
+    );
 }
 
 #[test]
@@ -454,7 +512,10 @@ fn s20_image_of_two_bundles() {
     let e = semver_err("", &[("stable", &["1.0.0"])], &sources_of(&cat));
     assert_eq!(
         e,
-        format!("bundle reference \"{}\" resulted in 2 bundles, expected 1", img("1.0.0"))
+        format!(
+            "bundle reference \"{}\" resulted in 2 bundles, expected 1",
+            img("1.0.0")
+        )
     );
 }
 
@@ -480,8 +541,17 @@ fn csv_object(description: &str, icons: &str) -> String {
 fn s22_package_description_and_first_icon() {
     let icons = "[{\"base64data\":\"AAA\",\"mediatype\":\"image/png\"},{\"base64data\":\"BBB\",\"mediatype\":\"image/svg+xml\"}]";
     let mut cat = bundle_json("op", "1.0.0", None, &csv_object("old", "[]"));
-    cat.push_str(&bundle_json("op", "1.1.0", None, &csv_object("Newest", icons)));
-    let r = render(&semver_doc("", &[("stable", &["1.0.0", "1.1.0"])]), &sources_of(&cat)).unwrap();
+    cat.push_str(&bundle_json(
+        "op",
+        "1.1.0",
+        None,
+        &csv_object("Newest", icons),
+    ));
+    let r = render(
+        &semver_doc("", &[("stable", &["1.0.0", "1.1.0"])]),
+        &sources_of(&cat),
+    )
+    .unwrap();
     let p = &r.config.packages[0];
     assert_eq!(p.default_channel, "stable-v1.1");
     assert_eq!(p.description, "Newest");
@@ -491,7 +561,11 @@ fn s22_package_description_and_first_icon() {
     assert!(r.config.packages[0].description.is_empty() && r.config.packages[0].icon.is_none());
     // Empty icon list: no icon.
     let cat = bundle_json("op", "1.0.0", None, &csv_object("d", "[]"));
-    let r = render(&semver_doc("", &[("stable", &["1.0.0"])]), &sources_of(&cat)).unwrap();
+    let r = render(
+        &semver_doc("", &[("stable", &["1.0.0"])]),
+        &sources_of(&cat),
+    )
+    .unwrap();
     assert!(r.config.packages[0].icon.is_none());
     assert_eq!(r.config.packages[0].description, "d");
 }
@@ -501,9 +575,15 @@ fn semver_upstream_archetype_change_closes_the_group() {
     // A trailing candidate entry does not keep the stable run's last group open.
     let r = semver(
         "generateMajorChannels: true\ngenerateMinorChannels: false\n",
-        &[("candidate", &["3.0.0"]), ("stable", &["2.1.0", "2.1.1", "2.3.1"])],
+        &[
+            ("candidate", &["3.0.0"]),
+            ("stable", &["2.1.0", "2.1.1", "2.3.1"]),
+        ],
     );
-    assert_eq!(entries(&r, "stable-v2"), ["2.1.0", "2.1.1(s=[2.1.0])", "2.3.1(r=2.1.1, s=[2.1.0])"]);
+    assert_eq!(
+        entries(&r, "stable-v2"),
+        ["2.1.0", "2.1.1(s=[2.1.0])", "2.3.1(r=2.1.1, s=[2.1.0])"]
+    );
 }
 
 #[test]
@@ -524,13 +604,21 @@ fn csv_metadata_sources_need_the_migration() {
     let cat = bundle_json("op", "1.0.0", None, meta);
     let text = semver_doc("", &[("stable", &["1.0.0"])]);
     let e = render(&text, &sources_of(&cat)).unwrap_err();
-    assert!(e.error.to_string().contains("cannot be turned back into olm.bundle.object"));
+    assert!(e
+        .error
+        .to_string()
+        .contains("cannot be turned back into olm.bundle.object"));
     let opts = Options {
         lookup: LookupOptions { csv_metadata: true },
     };
     let r = render_text("t.yaml", &text, None, &sources_of(&cat), &opts).unwrap();
     assert_eq!(r.config.packages[0].description, "d");
-    assert_eq!(r.warnings.len(), 1, "no icon without a CSV: {:?}", r.warnings);
+    assert_eq!(
+        r.warnings.len(),
+        1,
+        "no icon without a CSV: {:?}",
+        r.warnings
+    );
 }
 
 // ---------------------------------------------------------------- substitutes
@@ -567,9 +655,16 @@ fn c_image() -> String {
 
 #[test]
 fn u1_substitution_takes_over_the_position() {
-    let text = subst_doc(U1, &["1.0.0", "1.1.0"], &format!("- name: {}\n  base: op.v1.1.0\n", c_image()));
+    let text = subst_doc(
+        U1,
+        &["1.0.0", "1.1.0"],
+        &format!("- name: {}\n  base: op.v1.1.0\n", c_image()),
+    );
     let r = render(&text, &subst_sources()).unwrap();
-    assert_eq!(entries(&r, "stable"), ["1.0.0", "1.1.0", "op-v1.1.0-1(r=1.0.0, s=[1.1.0])"]);
+    assert_eq!(
+        entries(&r, "stable"),
+        ["1.0.0", "1.1.0", "op-v1.1.0-1(r=1.0.0, s=[1.1.0])"]
+    );
     assert_eq!(r.config.bundles.last().unwrap().name, "op-v1.1.0-1");
     assert!(validate(r.config).passed());
 }
@@ -584,10 +679,25 @@ fn u2_references_to_the_base_are_rewritten() {
     let r = render(&text, &subst_sources()).unwrap();
     assert_eq!(
         entries(&r, "stable"),
-        ["1.0.0", "1.1.0", "1.2.0(r=op-v1.1.0-1, s=[1.1.0])", "op-v1.1.0-1(r=1.0.0, s=[1.1.0])"]
+        [
+            "1.0.0",
+            "1.1.0",
+            "1.2.0(r=op-v1.1.0-1, s=[1.1.0])",
+            "op-v1.1.0-1(r=1.0.0, s=[1.1.0])"
+        ]
     );
-    assert_eq!(entries(&r, "fast"), ["1.1.0", "1.3.0(s=[op-v1.1.0-1])", "op-v1.1.0-1(s=[1.1.0])"]);
-    assert_eq!(r.config.bundles.iter().filter(|b| b.name == "op-v1.1.0-1").count(), 1);
+    assert_eq!(
+        entries(&r, "fast"),
+        ["1.1.0", "1.3.0(s=[op-v1.1.0-1])", "op-v1.1.0-1(s=[1.1.0])"]
+    );
+    assert_eq!(
+        r.config
+            .bundles
+            .iter()
+            .filter(|b| b.name == "op-v1.1.0-1")
+            .count(),
+        1
+    );
     assert!(validate(r.config).passed());
 }
 
@@ -626,10 +736,14 @@ fn u3_bad_substitutions() {
 fn u4_substitute_must_be_newer() {
     let old = image("op.v0.5.0");
     let e = render(
-        &subst_doc(U1, &["1.0.0", "1.1.0"], &format!("- name: {old}\n  base: op.v1.1.0\n")),
+        &subst_doc(
+            U1,
+            &["1.0.0", "1.1.0"],
+            &format!("- name: {old}\n  base: op.v1.1.0\n"),
+        ),
         &subst_sources(),
     )
-        .unwrap_err();
+    .unwrap_err();
     assert_eq!(
         e.error.to_string(),
         format!("render: error processing substitution \"op.v1.1.0\" -> \"{old}\": base bundle \"op.v1.1.0\" is not less than substitute bundle \"{old}\"")
@@ -640,15 +754,18 @@ fn u4_substitute_must_be_newer() {
 
 /// Versions `X.Y.Z[-pre]`, distinct once build metadata is dropped.
 fn versions() -> impl Strategy<Value = Vec<String>> {
-    proptest::collection::btree_set((0u64..3, 0u64..4, 0u64..4, proptest::option::of(0u8..2)), 1..12)
-        .prop_map(|s| {
-            s.into_iter()
-                .map(|(x, y, z, pre)| match pre {
-                    Some(p) => format!("{x}.{y}.{z}-rc.{p}"),
-                    None => format!("{x}.{y}.{z}"),
-                })
-                .collect()
-        })
+    proptest::collection::btree_set(
+        (0u64..3, 0u64..4, 0u64..4, proptest::option::of(0u8..2)),
+        1..12,
+    )
+    .prop_map(|s| {
+        s.into_iter()
+            .map(|(x, y, z, pre)| match pre {
+                Some(p) => format!("{x}.{y}.{z}-rc.{p}"),
+                None => format!("{x}.{y}.{z}"),
+            })
+            .collect()
+    })
 }
 
 fn version_of(name: &str) -> semver::Version {
@@ -716,7 +833,10 @@ fn corpus_templates() -> PathBuf {
 
 /// The channels of a catalog restricted to the bundles of `rendered`:
 /// `(name, [(entry, replaces, skips, skipRange)])`, sorted by name.
-type Shape = Vec<(String, Vec<(String, Option<String>, Vec<String>, Option<String>)>)>;
+type Shape = Vec<(
+    String,
+    Vec<(String, Option<String>, Vec<String>, Option<String>)>,
+)>;
 
 fn shape(cfg: &DeclarativeConfig, package: &str, only: Option<&[String]>) -> Shape {
     let mut out: Shape = cfg
@@ -729,7 +849,14 @@ fn shape(cfg: &DeclarativeConfig, package: &str, only: Option<&[String]>) -> Sha
                 c.entries
                     .iter()
                     .filter(|e| only.is_none_or(|o| o.contains(&e.name)))
-                    .map(|e| (e.name.clone(), e.replaces.clone(), e.skips.clone(), e.skip_range.clone()))
+                    .map(|e| {
+                        (
+                            e.name.clone(),
+                            e.replaces.clone(),
+                            e.skips.clone(),
+                            e.skip_range.clone(),
+                        )
+                    })
                     .collect::<Vec<_>>(),
             )
         })
@@ -747,10 +874,18 @@ fn reproduce(template: &Path, catalog: &Path, package: &str, migrate: bool, behi
     sources.open(catalog, None).unwrap();
     let text = std::fs::read_to_string(template).unwrap();
     let opts = Options {
-        lookup: LookupOptions { csv_metadata: migrate },
+        lookup: LookupOptions {
+            csv_metadata: migrate,
+        },
     };
-    let r = render_text(&template.display().to_string(), &text, None, &sources, &opts)
-        .unwrap_or_else(|e| panic!("{}: {e}", template.display()));
+    let r = render_text(
+        &template.display().to_string(),
+        &text,
+        None,
+        &sources,
+        &opts,
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", template.display()));
     let cat = load_path(catalog).unwrap().config;
     let rendered_names: Vec<String> = r.config.bundles.iter().map(|b| b.name.clone()).collect();
     let only = behind.then_some(rendered_names.as_slice());
@@ -779,7 +914,13 @@ fn real_basic_templates_reproduce_their_catalogs() {
         ("nfs-provisioner-operator", "basic-template.yaml"),
         ("libredb-studio-operator", "basic.yaml"),
     ] {
-        reproduce(&t.join(pkg).join(file), &t.join(pkg).join("catalog"), pkg, true, false);
+        reproduce(
+            &t.join(pkg).join(file),
+            &t.join(pkg).join("catalog"),
+            pkg,
+            true,
+            false,
+        );
     }
 }
 
@@ -788,7 +929,13 @@ fn real_semver_template_reproduces_its_catalogs_entries() {
     // The stored kairos-operator template lists 2.0.1, 2.1.0 and 2.1.1; the
     // catalog has also 2.2.0, added later. The three entries match exactly.
     let t = corpus_templates().join("kairos-operator");
-    reproduce(&t.join("semver.yaml"), &t.join("catalog"), "kairos-operator", true, true);
+    reproduce(
+        &t.join("semver.yaml"),
+        &t.join("catalog"),
+        "kairos-operator",
+        true,
+        true,
+    );
     let mut sources = BundleSources::new();
     sources.open(&t.join("catalog"), None).unwrap();
     let text = std::fs::read_to_string(t.join("semver.yaml")).unwrap();
@@ -825,21 +972,37 @@ fn real_semver_template_against_the_bundle_object_catalog() {
         println!("skipped: OLMSAT_CORPUS is not set (path of the shared corpus)");
         return;
     };
-    let catalog = Path::new(&corpus).join("fbc/community-operators-prod/catalogs/v4.16/kairos-operator");
+    let catalog =
+        Path::new(&corpus).join("fbc/community-operators-prod/catalogs/v4.16/kairos-operator");
     let t = corpus_templates().join("kairos-operator/semver.yaml");
     // v4.16 catalogs keep olm.bundle.object: no migration, and the package
     // gets the CSV's description and icon as opm gives them.
     reproduce(&t, &catalog, "kairos-operator", false, true);
     let mut sources = BundleSources::new();
     sources.open(&catalog, None).unwrap();
-    let r = render_text("semver.yaml", &std::fs::read_to_string(&t).unwrap(), None, &sources, &Options::default()).unwrap();
+    let r = render_text(
+        "semver.yaml",
+        &std::fs::read_to_string(&t).unwrap(),
+        None,
+        &sources,
+        &Options::default(),
+    )
+    .unwrap();
     assert!(r.config.packages[0].icon.is_some());
     assert!(r.warnings.is_empty(), "{:?}", r.warnings);
     for (pkg, file) in [
         ("nfs-provisioner-operator", "basic-template.yaml"),
         ("libredb-studio-operator", "basic.yaml"),
     ] {
-        let catalog = Path::new(&corpus).join("fbc/community-operators-prod/catalogs/v4.20").join(pkg);
-        reproduce(&corpus_templates().join(pkg).join(file), &catalog, pkg, true, false);
+        let catalog = Path::new(&corpus)
+            .join("fbc/community-operators-prod/catalogs/v4.20")
+            .join(pkg);
+        reproduce(
+            &corpus_templates().join(pkg).join(file),
+            &catalog,
+            pkg,
+            true,
+            false,
+        );
     }
 }

@@ -236,7 +236,8 @@ pub fn load_if_template(path: &Path) -> Result<Option<Loaded>, Exit> {
         lookup: LookupOptions { csv_metadata: true },
     };
     let name = path.display().to_string();
-    let rendered = template::render_text(&name, &text, None, &sources, &opts).map_err(|f| report(&f))?;
+    let rendered =
+        template::render_text(&name, &text, None, &sources, &opts).map_err(|f| report(&f))?;
     Ok(Some(Loaded {
         config: rendered.config,
         diagnostics: rendered.warnings,

@@ -68,7 +68,10 @@ pub fn entries_of<'d>(
 /// Whether a bundle entry is a plain reference: an image, and no package,
 /// properties or related images (a name is not checked).
 fn is_reference(b: &Bundle) -> bool {
-    !b.image.is_empty() && b.package.is_empty() && b.properties.is_empty() && b.related_images.is_empty()
+    !b.image.is_empty()
+        && b.package.is_empty()
+        && b.properties.is_empty()
+        && b.related_images.is_empty()
 }
 
 /// Render a basic template.
@@ -116,8 +119,16 @@ pub fn from_catalog(cfg: &DeclarativeConfig) -> Result<Value, std::io::Error> {
         let v = v.map_err(std::io::Error::other)?;
         if v.get("schema").and_then(Value::as_str) == Some(crate::declcfg::schema::BUNDLE) {
             let mut m = serde_json::Map::new();
-            m.insert("image".into(), v.get("image").cloned().unwrap_or(Value::String(String::new())));
-            m.insert("schema".into(), Value::String(crate::declcfg::schema::BUNDLE.into()));
+            m.insert(
+                "image".into(),
+                v.get("image")
+                    .cloned()
+                    .unwrap_or(Value::String(String::new())),
+            );
+            m.insert(
+                "schema".into(),
+                Value::String(crate::declcfg::schema::BUNDLE.into()),
+            );
             entries.push(Value::Object(m));
         } else {
             entries.push(v);

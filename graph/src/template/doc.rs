@@ -47,7 +47,11 @@ impl Lines {
         self.members
             .iter()
             .find(|(k, _)| k == key)
-            .or_else(|| self.members.iter().find(|(k, _)| k.eq_ignore_ascii_case(key)))
+            .or_else(|| {
+                self.members
+                    .iter()
+                    .find(|(k, _)| k.eq_ignore_ascii_case(key))
+            })
             .map(|(_, l)| l)
     }
 
@@ -251,8 +255,14 @@ mod tests {
     #[test]
     fn go_member_matching() {
         let v = serde_json::json!({"Schema": "x", "schema": "y"});
-        assert_eq!(member(v.as_object().unwrap(), "schema"), Some(&Value::from("y")));
+        assert_eq!(
+            member(v.as_object().unwrap(), "schema"),
+            Some(&Value::from("y"))
+        );
         let v = serde_json::json!({"SCHEMA": "x"});
-        assert_eq!(member(v.as_object().unwrap(), "schema"), Some(&Value::from("x")));
+        assert_eq!(
+            member(v.as_object().unwrap(), "schema"),
+            Some(&Value::from("x"))
+        );
     }
 }

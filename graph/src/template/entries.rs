@@ -50,15 +50,10 @@ pub fn load_entries(
             return Err(Failure::at(wrap(err.message.clone()), &loc));
         }
         relocate(&mut loaded.config, &loc);
-        warnings.extend(
-            loaded
-                .diagnostics
-                .into_iter()
-                .map(|mut d| {
-                    d.location = Some(loc.clone());
-                    d
-                }),
-        );
+        warnings.extend(loaded.diagnostics.into_iter().map(|mut d| {
+            d.location = Some(loc.clone());
+            d
+        }));
         out.merge(loaded.config);
     }
     Ok((out, warnings))

@@ -192,7 +192,9 @@ pub enum TemplateError {
     #[error("render: cannot reuse the same substitution base {0:?}")]
     ReusedBase(String),
     /// Substitutes: one substitute for two bases.
-    #[error("render: cannot reuse the same substitution {0:?} for different bases ({1:?} and {2:?})")]
+    #[error(
+        "render: cannot reuse the same substitution {0:?} for different bases ({1:?} and {2:?})"
+    )]
     ReusedName(String, String, String),
     /// Substitutes: one substitution failed.
     #[error("render: error processing substitution {base:?} -> {name:?}: {error}")]

@@ -182,9 +182,7 @@ pub fn render_text(
     let doc = doc.map_err(|e| {
         Failure::from(match kind {
             TemplateKind::Basic => TemplateError::BasicDecode(e.0),
-            TemplateKind::Semver => {
-                TemplateError::SemverRead(error::SemverReadError::Decode(e.0))
-            }
+            TemplateKind::Semver => TemplateError::SemverRead(error::SemverReadError::Decode(e.0)),
             TemplateKind::Substitutes => TemplateError::SubstitutesParse(e.0),
         })
     })?;

@@ -103,7 +103,10 @@ type ReadResult<T> = Result<T, SemverReadError>;
 
 /// The members of an object in document order (from the line table when it
 /// has them), for Go's first-unknown-field error.
-fn ordered<'v>(obj: &'v serde_json::Map<String, Value>, lines: Option<&Lines>) -> Vec<(&'v String, &'v Value)> {
+fn ordered<'v>(
+    obj: &'v serde_json::Map<String, Value>,
+    lines: Option<&Lines>,
+) -> Vec<(&'v String, &'v Value)> {
     let mut out: Vec<(&String, &Value)> = Vec::new();
     if let Some(l) = lines {
         for (k, _) in &l.members {
@@ -174,7 +177,11 @@ fn read_list(
             Value::Null => continue,
             Value::Array(a) => a,
             other => {
-                return Err(type_error(other, &format!("{field}.bundles"), "[]semver.bundleEntry"))
+                return Err(type_error(
+                    other,
+                    &format!("{field}.bundles"),
+                    "[]semver.bundleEntry",
+                ))
             }
         };
         out.clear();
@@ -357,11 +364,7 @@ impl HighWater {
 }
 
 /// Channels and default channel from the archetypes' members.
-fn generate(
-    t: &SemverTemplate,
-    pkg: &str,
-    members: &[Vec<Member>; 3],
-) -> (Vec<Channel>, String) {
+fn generate(t: &SemverTemplate, pkg: &str, members: &[Vec<Member>; 3]) -> (Vec<Channel>, String) {
     let mut channels: Vec<Channel> = Vec::new();
     let mut by_name: HashMap<String, usize> = HashMap::new();
     let mut tuples: Vec<Tuple> = Vec::new();
@@ -492,15 +495,14 @@ fn csv_of(b: &Bundle) -> Option<Value> {
 
 /// Description and first icon of the package, from the CSV of the default
 /// channel's last entry; a warning when only `olm.csv.metadata` is there.
-fn package_metadata(
-    pkg: &mut Package,
-    head: Option<&Bundle>,
-    warnings: &mut Vec<Diagnostic>,
-) {
+fn package_metadata(pkg: &mut Package, head: Option<&Bundle>, warnings: &mut Vec<Diagnostic>) {
     let Some(b) = head else { return };
     if let Some(csv) = csv_of(b) {
         let spec = csv.get("spec");
-        if let Some(d) = spec.and_then(|s| s.get("description")).and_then(Value::as_str) {
+        if let Some(d) = spec
+            .and_then(|s| s.get("description"))
+            .and_then(Value::as_str)
+        {
             pkg.description = d.to_owned();
         }
         if let Some(first) = spec
@@ -508,7 +510,13 @@ fn package_metadata(
             .and_then(Value::as_array)
             .and_then(|a| a.first())
         {
-            let text = |k: &str| first.get(k).and_then(Value::as_str).unwrap_or_default().to_owned();
+            let text = |k: &str| {
+                first
+                    .get(k)
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned()
+            };
             let icon = Icon {
                 base64data: text("base64data"),
                 mediatype: text("mediatype"),
@@ -598,11 +606,17 @@ pub fn render_read(
         for r in &t.lists[arch as usize] {
             let image = rendered[r.image.as_str()].as_str();
             let Some(b) = by_image.get(image).map(|&i| &bundles[i]) else {
-                return Err(post(PostProcessError::NotFound(r.image.clone()), &r.location));
+                return Err(post(
+                    PostProcessError::NotFound(r.image.clone()),
+                    &r.location,
+                ));
             };
             let version = bundle_version(b, &mut pkg).map_err(|e| post(e, &r.location))?;
             if !names.insert(&b.name) {
-                return Err(post(PostProcessError::Duplicate(b.name.clone()), &r.location));
+                return Err(post(
+                    PostProcessError::Duplicate(b.name.clone()),
+                    &r.location,
+                ));
             }
             list.push(Member {
                 name: b.name.clone(),

@@ -133,13 +133,18 @@ impl BundleDirSource {
             let text = std::fs::read_to_string(&file)
                 .map_err(|e| err(format!("{}: {e}", file.display())))?;
             let map: std::collections::BTreeMap<String, String> = serde_saphyr::from_str(&text)
-                .map_err(|e| err(format!("{}: expected `<image>: <relative path>` lines: {e}", file.display())))?;
+                .map_err(|e| {
+                    err(format!(
+                        "{}: expected `<image>: <relative path>` lines: {e}",
+                        file.display()
+                    ))
+                })?;
             ImageMap::File(map.into_iter().map(|(i, p)| (i, root.join(p))).collect())
         } else if let Some(t) = image_template {
             let mut map = HashMap::new();
             for dir in find_bundles(root).map_err(|e| err(e.to_string()))? {
-                let outcome = render_dir(&dir, &RenderOptions::default())
-                    .map_err(|e| err(e.to_string()))?;
+                let outcome =
+                    render_dir(&dir, &RenderOptions::default()).map_err(|e| err(e.to_string()))?;
                 if let Some(b) = outcome.bundle {
                     let version = b
                         .properties
@@ -397,7 +402,9 @@ mod tests {
         assert_eq!(b[0].name, "a");
         assert_eq!(b[0].location.line, 3);
         assert_eq!(w.len(), 1);
-        let e = srcs.render("nope", LookupOptions::default(), &at).unwrap_err();
+        let e = srcs
+            .render("nope", LookupOptions::default(), &at)
+            .unwrap_err();
         assert_eq!(
             e.to_string(),
             "bundle image \"nope\" not available offline (searched: one, two)"

@@ -63,7 +63,10 @@ fn substitutions_of(doc: &TemplateDoc) -> Result<Vec<Substitution>, Failure> {
     };
     let mut out = Vec::new();
     for (i, s) in list.iter().enumerate() {
-        let text = |k: &str| match s.get(k).or_else(|| s.as_object().and_then(|o| member(o, k))) {
+        let text = |k: &str| match s
+            .get(k)
+            .or_else(|| s.as_object().and_then(|o| member(o, k)))
+        {
             Some(Value::String(t)) => Ok(t.clone()),
             None | Some(Value::Null) => Ok(String::new()),
             Some(_) => Err(parse(format!("substitution {k} must be a string"))),
@@ -192,12 +195,18 @@ pub fn render(
     let (mut cfg, mut warnings) =
         load_entries(doc, entries, "entries", TemplateError::SubstitutesEntries)?;
     if let Some(e) = first_invalidity(&cfg) {
-        return Err(Failure::at(TemplateError::SubstitutesInvalid(e), &doc.location));
+        return Err(Failure::at(
+            TemplateError::SubstitutesInvalid(e),
+            &doc.location,
+        ));
     }
     let mut bases: Vec<(&str, &str)> = Vec::new();
     for s in &substitutions {
         if bases.iter().any(|(_, b)| *b == s.base) {
-            return Err(Failure::at(TemplateError::ReusedBase(s.base.clone()), &s.location));
+            return Err(Failure::at(
+                TemplateError::ReusedBase(s.base.clone()),
+                &s.location,
+            ));
         }
         if let Some((_, other)) = bases.iter().find(|(n, _)| *n == s.name) {
             return Err(Failure::at(
