@@ -38,7 +38,7 @@ pub struct RenderRequest<'a> {
 /// Print a template failure as opm words it (render errors wrapped in
 /// `rendering template:`), with its location and hint.
 fn report(f: &Failure) -> Exit {
-    let prefix = match f.error {
+    let prefix = match *f.error {
         TemplateError::InvalidType(_) | TemplateError::Detect(_) => "",
         _ => "rendering template: ",
     };

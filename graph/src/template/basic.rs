@@ -16,10 +16,10 @@ pub const SCHEMA: &str = "olm.template.basic";
 
 /// The `entries` of a basic (or substitutes) template document, checked as
 /// opm's lenient decoding does.
-pub fn entries_of<'d>(
-    doc: &'d TemplateDoc,
+pub fn entries_of(
+    doc: &TemplateDoc,
     wrap: fn(String) -> TemplateError,
-) -> Result<(&'d str, &'d [Value]), Failure> {
+) -> Result<(&str, &[Value]), Failure> {
     let at = |e| Failure::at(e, &doc.location);
     let obj = match &doc.value {
         Value::Object(o) => o,

@@ -270,8 +270,8 @@ impl TemplateError {
 /// A [`TemplateError`] and, when known, the template entry it is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
-    /// What went wrong.
-    pub error: TemplateError,
+    /// What went wrong (boxed: results stay small).
+    pub error: Box<TemplateError>,
     /// The template file and line of the entry at fault.
     pub location: Option<Location>,
 }
@@ -280,7 +280,7 @@ impl Failure {
     /// A failure at `location`.
     pub fn at(error: TemplateError, location: &Location) -> Failure {
         Failure {
-            error,
+            error: Box::new(error),
             location: Some(location.clone()),
         }
     }
@@ -289,7 +289,7 @@ impl Failure {
 impl From<TemplateError> for Failure {
     fn from(error: TemplateError) -> Failure {
         Failure {
-            error,
+            error: Box::new(error),
             location: None,
         }
     }
