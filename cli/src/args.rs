@@ -16,6 +16,11 @@ pub struct Cli {
     /// Print the time spent in each phase (read and parse, model, validate, solve, write) to standard error.
     #[arg(long, global = true)]
     pub timings: bool,
+    /// Where template bundle images are found offline: catalogs and bundle
+    /// directories, tried in order (repeatable). Used by `render-template` and
+    /// wherever a template file is given in place of a catalog.
+    #[arg(long = "bundles-from", value_name = "PATH", global = true)]
+    pub bundles_from: Vec<PathBuf>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -73,6 +78,48 @@ pub enum Command {
     ///
     /// `olmsat man > /usr/local/share/man/man1/olmsat.1`, then `man olmsat`.
     Man,
+    /// Render a catalog template (basic, semver, substitutes) as
+    /// `opm alpha render-template` does, offline: bundle images are looked up in
+    /// the `--bundles-from` sources. The catalog is validated afterwards.
+    RenderTemplate(RenderTemplateArgs),
+    /// Turn a catalog into a template (`opm alpha convert-template basic`): every
+    /// bundle becomes an image reference.
+    ConvertTemplate(ConvertTemplateArgs),
+}
+
+// `olmsat render-template`
+#[derive(clap::Args)]
+pub struct RenderTemplateArgs {
+    /// `[TYPE] [FILE]`: TYPE is basic, semver or substitutes (detected from
+    /// the first document's `schema` when omitted); FILE `-` or none reads
+    /// standard input.
+    #[arg(num_args = 0..=2, value_name = "TYPE|FILE")]
+    pub args: Vec<String>,
+    /// Output format: json, yaml or mermaid.
+    #[arg(short, long, default_value = "json")]
+    pub output: String,
+    /// Image of each bundle directory source without an `images.yaml`, e.g.
+    /// `quay.io/org/{{.Package}}:{{.Version}}`.
+    #[arg(long)]
+    pub image_ref_template: Option<String>,
+    /// Migrations to apply to the rendered bundles.
+    #[arg(long, value_enum, default_value_t = MigrateLevel::None)]
+    pub migrate_level: MigrateLevel,
+    /// Do not validate the rendered catalog.
+    #[arg(long)]
+    pub no_validate: bool,
+}
+
+// `olmsat convert-template`
+#[derive(clap::Args)]
+pub struct ConvertTemplateArgs {
+    /// Template type (basic).
+    pub kind: String,
+    /// Catalog directory or file (`-` reads standard input).
+    pub path: PathBuf,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = RenderFormat::Json)]
+    pub output: RenderFormat,
 }
 
 impl Command {
@@ -92,7 +139,9 @@ impl Command {
             | Command::Bundle { .. }
             | Command::Catalog { .. }
             | Command::Completions(_)
-            | Command::Man => Vec::new(),
+            | Command::Man
+            | Command::RenderTemplate(_)
+            | Command::ConvertTemplate(_) => Vec::new(),
         }
     }
 }

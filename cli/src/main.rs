@@ -22,6 +22,7 @@ fn main() -> ExitCode {
     process::start();
     let start = std::time::Instant::now();
     let cli = args::Cli::parse();
+    cmd::template::set_bundles_from(cli.bundles_from.clone());
     process::fit_to_input(cli.command.catalog_paths());
     let result = cmd::run(&cli.command);
     if cli.timings {

@@ -99,6 +99,19 @@ impl CatalogFiles {
         }
     }
 
+    /// A catalog made in memory (a rendered template, say), with the problems
+    /// found making it; counted as one file.
+    pub fn from_rendered(config: DeclarativeConfig, diagnostics: Vec<Diagnostic>) -> Self {
+        CatalogFiles {
+            loaded: load::Loaded {
+                config,
+                diagnostics,
+                files: 1,
+            },
+            reading: BundleReading::Full,
+        }
+    }
+
     /// Every problem found reading the files: errors and warnings.
     pub fn diagnostics(&self) -> &[Diagnostic] {
         &self.loaded.diagnostics

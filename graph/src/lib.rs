@@ -73,11 +73,15 @@ pub mod stream;
 #[doc(hidden)]
 pub mod synthetic;
 #[doc(hidden)]
+pub mod template;
+#[doc(hidden)]
 pub mod upgrade;
 #[doc(hidden)]
 pub mod validate;
 #[doc(hidden)]
 pub mod write;
+#[doc(hidden)]
+pub mod yaml_emit;
 
 // Internal to this crate.
 mod chain;
@@ -87,7 +91,6 @@ mod list;
 mod name_index;
 mod suggest;
 mod validjson;
-mod yaml_emit;
 
 // Opening, validating and asking about a catalog.
 pub use catalog::{

@@ -9,6 +9,7 @@ pub mod render;
 pub mod resolve;
 pub mod shell;
 pub mod synthetic;
+pub mod template;
 pub mod validate;
 
 use crate::args::{BundleCommand, CatalogCommand, Command};
@@ -39,6 +40,8 @@ pub fn run(command: &Command) -> Outcome {
         },
         Command::Completions(args) => shell::completions(args),
         Command::Man => shell::man(),
+        Command::RenderTemplate(args) => template::render(args),
+        Command::ConvertTemplate(args) => template::convert(args),
     }
 }
 
@@ -51,9 +54,15 @@ pub fn open_catalog(
 ) -> Result<Option<olmsat_graph::Catalog>, olmsat_graph::LoadError> {
     use crate::timings::timed;
     use olmsat_graph::CatalogFiles;
-    let files = timed("read+parse", || match package {
-        None => CatalogFiles::read(&[path]),
-        Some(name) => CatalogFiles::read_package(path, name),
+    // A template named explicitly: the catalog it renders to.
+    let rendered = match template::load_if_template(path) {
+        Ok(r) => r,
+        Err(_) => return Ok(None),
+    };
+    let files = timed("read+parse", || match (rendered, package) {
+        (Some(r), _) => Ok(CatalogFiles::from_rendered(r.config, r.diagnostics)),
+        (None, None) => CatalogFiles::read(&[path]),
+        (None, Some(name)) => CatalogFiles::read_package(path, name),
     })?;
     if files.has_errors() {
         let (_, diagnostics) = files.into_parts();

@@ -15,9 +15,44 @@ struct JsonReport<'a> {
     warnings: Vec<JsonDiagnostic<'a>>,
 }
 
+/// Read the catalogs at `paths`; a template file named among them counts as the
+/// catalog it renders to (an `Err` exit when it cannot be rendered).
+fn read(
+    paths: &[std::path::PathBuf],
+) -> Result<Result<CatalogFiles, Exit>, olmsat_graph::LoadError> {
+    let mut rendered = Vec::new();
+    for p in paths {
+        match super::template::load_if_template(p) {
+            Ok(Some(r)) => rendered.push((p, r)),
+            Ok(None) => {}
+            Err(exit) => return Ok(Err(exit)),
+        }
+    }
+    if rendered.is_empty() {
+        return CatalogFiles::read(paths).map(Ok);
+    }
+    let mut config = olmsat_graph::DeclarativeConfig::default();
+    let mut diagnostics = Vec::new();
+    for p in paths {
+        let (c, d) = match rendered.iter().position(|(q, _)| *q == p) {
+            Some(i) => {
+                let r = &rendered[i].1;
+                (r.config.clone(), r.diagnostics.clone())
+            }
+            None => CatalogFiles::read(&[p])?.into_parts(),
+        };
+        config.merge(c);
+        diagnostics.extend(d);
+    }
+    Ok(Ok(CatalogFiles::from_rendered(config, diagnostics)))
+}
+
 /// Validate the catalogs and print the report.
 pub fn run(args: &ValidateArgs) -> super::Outcome {
-    let files = timed("read+parse", || CatalogFiles::read(&args.paths))?;
+    let files = match timed("read+parse", || read(&args.paths))? {
+        Ok(files) => files,
+        Err(exit) => return Ok(Finished::new(exit)),
+    };
     let validation = timed("validate", || files.validate());
     let report = validation.report();
     let model = validation.model();

@@ -1,0 +1,264 @@
+//! `olmsat render-template` and `olmsat convert-template`, and reading an
+//! explicitly named template file where a catalog is expected (`path`,
+//! `graph`, `validate`).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use olmsat_graph::bundle::render::ImageTemplate;
+use olmsat_graph::export::{mermaid, DrawOptions, Drawing};
+use olmsat_graph::load::{self, Loaded};
+use olmsat_graph::template::error::{Failure, TemplateError};
+use olmsat_graph::template::source::{BundleSources, LookupOptions};
+use olmsat_graph::template::{self, Options, TemplateKind};
+use olmsat_graph::validate::validate;
+use olmsat_graph::write::{write, Format};
+use olmsat_graph::Diagnostic;
+
+use crate::args::{ConvertTemplateArgs, MigrateLevel, RenderFormat, RenderTemplateArgs};
+use crate::output::{eprint_diagnostics, Exit};
+use crate::process::Finished;
+
+/// What `render-template` was asked.
+pub struct RenderRequest<'a> {
+    /// `[TYPE] [FILE]`.
+    pub args: &'a [String],
+    /// `--bundles-from`, in order.
+    pub bundles_from: &'a [PathBuf],
+    /// `--image-ref-template` for bundle directory sources.
+    pub image_ref_template: Option<&'a str>,
+    /// `-o`: json, yaml or mermaid.
+    pub output: &'a str,
+    /// `--migrate-level`.
+    pub migrate_level: MigrateLevel,
+    /// `--no-validate`.
+    pub no_validate: bool,
+}
+
+/// Print a template failure as opm words it (render errors wrapped in
+/// `rendering template:`), with its location and hint.
+fn report(f: &Failure) -> Exit {
+    let prefix = match *f.error {
+        TemplateError::InvalidType(_) | TemplateError::Detect(_) => "",
+        _ => "rendering template: ",
+    };
+    match &f.location {
+        Some(l) => eprintln!("olmsat: {l}: {prefix}{}", f.error),
+        None => eprintln!("olmsat: {prefix}{}", f.error),
+    }
+    if let Some(h) = f.error.hint() {
+        eprintln!("  hint: {h}");
+    }
+    if f.error.is_unanswerable() {
+        Exit::Usage
+    } else {
+        Exit::Invalid
+    }
+}
+
+/// Open every `--bundles-from` source; catalog load problems are printed.
+fn open_sources(
+    paths: &[PathBuf],
+    image_ref_template: Option<&str>,
+) -> Result<BundleSources, Failure> {
+    let t = image_ref_template
+        .map(ImageTemplate::parse)
+        .transpose()
+        .map_err(|e| {
+            Failure::from(TemplateError::BundleDir {
+                image: String::new(),
+                error: e.to_string(),
+            })
+        })?;
+    let mut sources = BundleSources::new();
+    for p in paths {
+        let diags = sources.open(p, t.as_ref())?;
+        let errors: Vec<Diagnostic> = diags.into_iter().filter(Diagnostic::is_error).collect();
+        if !errors.is_empty() {
+            eprintln!(
+                "olmsat: warning: bundle source {} has load errors; its readable bundles are used:",
+                p.display()
+            );
+            eprint_diagnostics(&errors);
+        }
+    }
+    Ok(sources)
+}
+
+fn read_input(file: Option<&str>) -> Result<(String, String), Box<dyn std::error::Error>> {
+    let (name, bytes) = match file {
+        None | Some("-") => ("<stdin>".to_owned(), load::read_stdin()?),
+        Some(f) => (
+            f.to_owned(),
+            std::fs::read(f).map_err(|e| format!("{f}: {e}"))?,
+        ),
+    };
+    let text = String::from_utf8(bytes).map_err(|_| format!("{name}: not UTF-8 text"))?;
+    Ok((name, text))
+}
+
+/// `olmsat render-template [TYPE] [FILE]`.
+pub fn render(args: &RenderTemplateArgs) -> super::Outcome {
+    let req = RenderRequest {
+        args: &args.args,
+        bundles_from: bundles_from(),
+        image_ref_template: args.image_ref_template.as_deref(),
+        output: &args.output,
+        migrate_level: args.migrate_level,
+        no_validate: args.no_validate,
+    };
+    render_request(&req).map(Finished::new)
+}
+
+/// Render as `req` asks.
+fn render_request(req: &RenderRequest<'_>) -> Result<Exit, Box<dyn std::error::Error>> {
+    if !matches!(req.output, "json" | "yaml" | "mermaid") {
+        eprintln!(
+            "olmsat: invalid --output value {:?}, expected (json|yaml|mermaid)",
+            req.output
+        );
+        return Ok(Exit::Usage);
+    }
+    let (kind, file) = match req.args {
+        [] => (None, None),
+        [one] => match TemplateKind::from_name(one) {
+            Some(k) => (Some(k), None),
+            None => (None, Some(one.as_str())),
+        },
+        [t, f] => match TemplateKind::parse(t) {
+            Ok(k) => (Some(k), Some(f.as_str())),
+            Err(e) => return Ok(report(&e.into())),
+        },
+        _ => return Err("render-template takes at most two arguments: [TYPE] [FILE]".into()),
+    };
+    let (name, text) = read_input(file)?;
+    let sources = match open_sources(req.bundles_from, req.image_ref_template) {
+        Ok(s) => s,
+        Err(f) => return Ok(report(&f)),
+    };
+    let opts = Options {
+        lookup: LookupOptions {
+            csv_metadata: req.migrate_level == MigrateLevel::BundleObjectToCsvMetadata,
+        },
+    };
+    let rendered = match template::render_text(&name, &text, kind, &sources, &opts) {
+        Ok(r) => r,
+        Err(f) => return Ok(report(&f)),
+    };
+    eprint_diagnostics(&rendered.warnings);
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let loaded = Loaded {
+        config: rendered.config,
+        diagnostics: Vec::new(),
+        files: 1,
+    };
+    let (model, report) = if req.output == "mermaid" {
+        let (model, report) = validate(loaded);
+        let drawing = Drawing::new(&model, &DrawOptions::default())?;
+        mermaid::write(&drawing, &mut out)?;
+        (model, report)
+    } else {
+        let format = if req.output == "yaml" {
+            Format::Yaml
+        } else {
+            Format::Json
+        };
+        write(&loaded.config, format, &mut out)?;
+        validate(loaded)
+    };
+    out.flush()?;
+    drop(model);
+    if req.no_validate {
+        return Ok(Exit::Ok);
+    }
+    for d in report.errors.iter().chain(&report.warnings) {
+        eprintln!("{d}");
+    }
+    Ok(if report.passed() {
+        Exit::Ok
+    } else {
+        Exit::Invalid
+    })
+}
+
+/// `olmsat convert-template basic CATALOG`: the catalog as a basic template.
+pub fn convert(args: &ConvertTemplateArgs) -> super::Outcome {
+    convert_catalog(&args.kind, &args.path, args.output).map(Finished::new)
+}
+
+fn convert_catalog(
+    kind: &str,
+    path: &Path,
+    format: RenderFormat,
+) -> Result<Exit, Box<dyn std::error::Error>> {
+    if kind != "basic" {
+        eprintln!("olmsat: convert-template supports one template type: basic (not {kind:?})");
+        return Ok(Exit::Usage);
+    }
+    let loaded = load::load_path(path)?;
+    if loaded.has_errors() {
+        eprint_diagnostics(&loaded.diagnostics);
+        return Ok(Exit::Usage);
+    }
+    let t = template::basic::from_catalog(&loaded.config)?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    match format {
+        RenderFormat::Json => {
+            serde_json::to_writer_pretty(&mut out, &t)?;
+            out.write_all(b"\n")?;
+        }
+        RenderFormat::Yaml => {
+            let mut s = String::new();
+            olmsat_graph::yaml_emit::emit_document(&t, &mut s);
+            out.write_all(s.as_bytes())?;
+        }
+    }
+    out.flush()?;
+    Ok(Exit::Ok)
+}
+
+static BUNDLES_FROM: OnceLock<Vec<PathBuf>> = OnceLock::new();
+
+/// Record the global `--bundles-from` sources, for templates named where a
+/// catalog is expected.
+pub fn set_bundles_from(paths: Vec<PathBuf>) {
+    let _ = BUNDLES_FROM.set(paths);
+}
+
+/// The global `--bundles-from` sources.
+pub fn bundles_from() -> &'static [PathBuf] {
+    BUNDLES_FROM.get().map_or(&[][..], Vec::as_slice)
+}
+
+/// When `path` is a file whose first document has a template schema: the
+/// catalog it renders to, in memory (bundles from the global `--bundles-from`
+/// sources, migrated as needed: upgrade graphs do not depend on the bundle
+/// format). `None` for anything else (catalogs load as usual; a template inside
+/// a catalog directory stays an unknown-schema blob, as in opm). A template
+/// that does not render is printed and gives `Err(exit code)`.
+pub fn load_if_template(path: &Path) -> Result<Option<Loaded>, Exit> {
+    if path.as_os_str() == "-" || !path.is_file() {
+        return Ok(None);
+    }
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Ok(None);
+    };
+    if !template::is_template(&text) {
+        return Ok(None);
+    }
+    let sources = open_sources(bundles_from(), None).map_err(|f| report(&f))?;
+    let opts = Options {
+        lookup: LookupOptions { csv_metadata: true },
+    };
+    let name = path.display().to_string();
+    let rendered =
+        template::render_text(&name, &text, None, &sources, &opts).map_err(|f| report(&f))?;
+    Ok(Some(Loaded {
+        config: rendered.config,
+        diagnostics: rendered.warnings,
+        files: 1,
+    }))
+}
