@@ -21,12 +21,12 @@ use crate::declcfg::{Bundle, Channel, ChannelEntry, DeclarativeConfig, Icon, Pac
 use crate::diagnostic::Diagnostic;
 use crate::location::Location;
 use crate::property::{self, types, PropertyValue};
+use crate::semver::version;
 use crate::template::doc::{go_type, Lines, TemplateDoc};
 use crate::template::entries::entry_location;
 use crate::template::error::{Failure, PostProcessError, SemverReadError, TemplateError};
 use crate::template::source::{BundleSources, LookupOptions};
 use crate::template::Rendered;
-use crate::version;
 
 /// The schema of semver templates.
 pub const SCHEMA: &str = "olm.semver";
