@@ -1,7 +1,8 @@
 //! # olmsat-graph
 //!
 //! The catalog side of olmsat: the file-based catalog model ([`declcfg`]), loading
-//! ([`load`]), versions and blang semver ranges ([`version`], [`range`]), the
+//! ([`load`]), versions and blang semver ranges ([`version`], [`range`]), OLM v1's
+//! Masterminds version ranges ([`masterminds`]), the
 //! package/channel/bundle model built from a catalog ([`model`]), validation with
 //! opm's rules and texts ([`validate`]), writing catalogs back ([`mod@write`]),
 //! operator bundle directories: reading, validation, rendering and building
@@ -20,6 +21,7 @@ pub mod image_ref;
 pub mod list;
 pub mod load;
 pub mod location;
+pub mod masterminds;
 pub mod model;
 pub mod name_index;
 pub mod property;
