@@ -234,7 +234,11 @@ impl Comparator {
         if cmp(v, c) == Ordering::Less {
             return false;
         }
-        if c.major == 0 && c.minor == 0 && c.patch == 0 && !self.minor_dirty() && !self.patch_dirty()
+        if c.major == 0
+            && c.minor == 0
+            && c.patch == 0
+            && !self.minor_dirty()
+            && !self.patch_dirty()
         {
             return true;
         }
@@ -536,7 +540,12 @@ fn build(item: Item<'_>) -> Result<Comparator, ConstraintError> {
     } else if is_x(patch) || patch.is_empty() {
         (Wildcard::Patch, number(p.major)?, number(minor)?, 0)
     } else {
-        (Wildcard::None, number(p.major)?, number(minor)?, number(patch)?)
+        (
+            Wildcard::None,
+            number(p.major)?,
+            number(minor)?,
+            number(patch)?,
+        )
     };
     let mut con = semver::Version::new(major, minor, patch);
     if let Some(pre) = p.pre.strip_prefix('-') {

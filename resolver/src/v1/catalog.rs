@@ -123,7 +123,12 @@ impl PackageSlice {
             .get(bundle)
             .into_iter()
             .flatten()
-            .map(|&(ci, ei)| (ci as usize, &self.channels[ci as usize].entries[ei as usize]))
+            .map(|&(ci, ei)| {
+                (
+                    ci as usize,
+                    &self.channels[ci as usize].entries[ei as usize],
+                )
+            })
     }
 }
 
@@ -331,11 +336,19 @@ mod tests {
     fn versions_and_releases() {
         let pkg = |v: &str| prop("olm.package", v);
         assert_eq!(
-            vr(&[pkg(r#"{"packageName":"p","version":"1.0.0-pre+1.alpha.2"}"#)], false),
+            vr(
+                &[pkg(
+                    r#"{"packageName":"p","version":"1.0.0-pre+1.alpha.2"}"#
+                )],
+                false
+            ),
             "1.0.0-pre|1.alpha.2"
         );
         assert_eq!(
-            vr(&[pkg(r#"{"packageName":"p","version":"1.0.0+001"}"#)], false),
+            vr(
+                &[pkg(r#"{"packageName":"p","version":"1.0.0+001"}"#)],
+                false
+            ),
             "1.0.0+001|"
         );
         assert!(vr(&[pkg(r#"{"packageName":"p","version":"abcd"}"#)], false).starts_with("error"));
@@ -349,13 +362,17 @@ mod tests {
         // Gate off: the explicit release is ignored.
         assert_eq!(vr(&[explicit], false), "1.0.0|ignored");
         assert!(vr(
-            &[pkg(r#"{"packageName":"p","version":"1.0.0","release":"001"}"#)],
+            &[pkg(
+                r#"{"packageName":"p","version":"1.0.0","release":"001"}"#
+            )],
             true
         )
         .starts_with("error"));
         assert_eq!(
             vr(
-                &[pkg(r#"{"packageName":"p","version":"1.0.0+2","release":""}"#)],
+                &[pkg(
+                    r#"{"packageName":"p","version":"1.0.0+2","release":""}"#
+                )],
                 true
             ),
             "1.0.0+2|"

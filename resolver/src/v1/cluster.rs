@@ -217,8 +217,7 @@ pub fn cluster_extension(v: &Value, loc: &Location) -> Result<ClusterExtension, 
     let catalog = v.pointer("/spec/source/catalog");
     let Some(catalog) = catalog.filter(|c| c.is_object()) else {
         return Err(err(
-            "spec.source.catalog is missing: catalog is required when sourceType is Catalog"
-                .into(),
+            "spec.source.catalog is missing: catalog is required when sourceType is Catalog".into(),
         ));
     };
     let package = s(catalog, "/packageName").to_owned();
@@ -250,10 +249,7 @@ pub fn cluster_extension(v: &Value, loc: &Location) -> Result<ClusterExtension, 
         .map(|b| InstalledBundle {
             name: s(b, "/name").to_owned(),
             version: s(b, "/version").to_owned(),
-            release: b
-                .get("release")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
+            release: b.get("release").and_then(Value::as_str).map(str::to_owned),
         })
         .filter(|b| !b.name.is_empty() || !b.version.is_empty());
     Ok(ClusterExtension {

@@ -26,7 +26,12 @@ pub struct Condition {
     pub message: String,
 }
 
-fn cond(type_: &'static str, status: &'static str, reason: &'static str, message: String) -> Condition {
+fn cond(
+    type_: &'static str,
+    status: &'static str,
+    reason: &'static str,
+    message: String,
+) -> Condition {
     let message = if message.len() > MAX_MESSAGE {
         let mut cut = MAX_MESSAGE - TRUNCATED.len();
         while !message.is_char_boundary(cut) {
@@ -90,7 +95,10 @@ pub fn conditions(ext: &ClusterExtension, outcome: &Outcome, gates: Gates) -> Ve
 /// (status unknown), else the package's deprecation entries in the chosen
 /// catalog (empty when it has none). Bundle entries are matched against the
 /// installed bundle.
-pub fn deprecation_conditions(ext: &ClusterExtension, blob: Option<&Deprecations>) -> Vec<Condition> {
+pub fn deprecation_conditions(
+    ext: &ClusterExtension,
+    blob: Option<&Deprecations>,
+) -> Vec<Condition> {
     let installed = ext.installed.as_ref().map(|i| i.name.as_str());
     let Some(blob) = blob else {
         let unknown = |t| cond(t, "Unknown", "DeprecationStatusUnknown", UNKNOWN.to_owned());
@@ -119,7 +127,9 @@ pub fn deprecation_conditions(ext: &ClusterExtension, blob: Option<&Deprecations
     let channel: Vec<&str> = blob
         .channels
         .iter()
-        .filter(|(name, m)| !m.is_empty() && (ext.channels.is_empty() || ext.channels.contains(name)))
+        .filter(|(name, m)| {
+            !m.is_empty() && (ext.channels.is_empty() || ext.channels.contains(name))
+        })
         .map(|(_, m)| m.as_str())
         .collect();
     let bundle: Vec<&str> = installed
@@ -193,10 +203,12 @@ mod tests {
             d.package = Some("package p is deprecated".into());
         }
         if let Some(c) = channel {
-            d.channels.insert(c.into(), format!("channel {c} is deprecated"));
+            d.channels
+                .insert(c.into(), format!("channel {c} is deprecated"));
         }
         if let Some(b) = bundle {
-            d.bundles.insert(b.into(), format!("bundle {b} is deprecated"));
+            d.bundles
+                .insert(b.into(), format!("bundle {b} is deprecated"));
         }
         d
     }
@@ -226,9 +238,15 @@ mod tests {
         // D4, D5, D6
         let bad = blob(false, Some("bad"), None);
         let d4 = deprecation_conditions(&ext(&[], None), Some(&bad));
-        assert_eq!((d4[0].status, d4[1].status, d4[2].status), ("True", "False", "True"));
+        assert_eq!(
+            (d4[0].status, d4[1].status, d4[2].status),
+            ("True", "False", "True")
+        );
         let d5 = deprecation_conditions(&ext(&["good"], None), Some(&bad));
-        assert_eq!((d5[0].status, d5[1].status, d5[2].status), ("False", "False", "False"));
+        assert_eq!(
+            (d5[0].status, d5[1].status, d5[2].status),
+            ("False", "False", "False")
+        );
         let d6 = deprecation_conditions(&ext(&["bad"], None), Some(&bad));
         assert_eq!((d6[0].status, d6[2].status), ("True", "True"));
         // D7

@@ -101,7 +101,10 @@ impl fmt::Display for NotResolved {
             ));
         }
         if self.ambiguous.len() > 1 {
-            s.push_str(&format!("found bundles for package {} ", go_quote(&self.package)));
+            s.push_str(&format!(
+                "found bundles for package {} ",
+                go_quote(&self.package)
+            ));
         } else {
             s.push_str(&format!(
                 "no bundles found for package {} ",

@@ -160,12 +160,14 @@ fn version_of(b: &Bundle) -> Option<&VersionRelease> {
 /// unreadable versions last (stable).
 fn order(a: &Bundle, b: &Bundle, deprecations: Option<&Deprecations>) -> Ordering {
     let dep = |x: &Bundle| deprecations.is_some_and(|d| d.bundles.contains_key(&x.name));
-    dep(a).cmp(&dep(b)).then_with(|| match (version_of(a), version_of(b)) {
-        (Some(x), Some(y)) => y.compare(x),
-        (Some(_), None) => Ordering::Less,
-        (None, Some(_)) => Ordering::Greater,
-        (None, None) => Ordering::Equal,
-    })
+    dep(a)
+        .cmp(&dep(b))
+        .then_with(|| match (version_of(a), version_of(b)) {
+            (Some(x), Some(y)) => y.compare(x),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => Ordering::Equal,
+        })
 }
 
 /// Resolve one ClusterExtension against the catalogs. Catalogs are walked in
@@ -286,7 +288,9 @@ fn run(
             .iter()
             .filter(|b| {
                 ext.channels.is_empty()
-                    || slice.entries_of(&b.name).any(|(ci, _)| considered_flags[ci])
+                    || slice
+                        .entries_of(&b.name)
+                        .any(|(ci, _)| considered_flags[ci])
             })
             .collect();
         let in_range: Vec<&Bundle> = in_channel
@@ -301,8 +305,7 @@ fn run(
             (Some(inst), UpgradePolicy::CatalogProvided) => {
                 if installed.is_none() {
                     installed = Some(
-                        installed_version(inst)
-                            .map_err(|e| V1Error::Walk(WalkError::Edges(e)))?,
+                        installed_version(inst).map_err(|e| V1Error::Walk(WalkError::Edges(e)))?,
                     );
                 }
                 let i = installed.as_ref().expect("set above");
@@ -470,13 +473,11 @@ fn install_problem(b: &Bundle) -> Option<String> {
 }
 
 fn highest<'a>(bundles: impl Iterator<Item = &'a Bundle>) -> Option<&'a Bundle> {
-    bundles
-        .filter(|b| version_of(b).is_some())
-        .max_by(|a, b| {
-            version_of(a)
-                .expect("filtered")
-                .compare(version_of(b).expect("filtered"))
-        })
+    bundles.filter(|b| version_of(b).is_some()).max_by(|a, b| {
+        version_of(a)
+            .expect("filtered")
+            .compare(version_of(b).expect("filtered"))
+    })
 }
 
 fn channel_names(channels: &[&Channel]) -> String {
@@ -485,7 +486,11 @@ fn channel_names(channels: &[&Channel]) -> String {
 }
 
 /// The closest candidate `filter` removed, and why.
-fn nearest_miss(filter: Filter, passes: &[CatalogPass<'_>], ext: &ClusterExtension) -> Option<String> {
+fn nearest_miss(
+    filter: Filter,
+    passes: &[CatalogPass<'_>],
+    ext: &ClusterExtension,
+) -> Option<String> {
     match filter {
         Filter::Channel => {
             let p = passes.iter().find(|p| !p.slice.bundles.is_empty())?;

@@ -76,8 +76,7 @@ fn is_name(s: &str) -> bool {
     !b.is_empty()
         && b[0].is_ascii_alphanumeric()
         && b[b.len() - 1].is_ascii_alphanumeric()
-        && b
-            .iter()
+        && b.iter()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
 }
 
@@ -89,8 +88,7 @@ fn is_subdomain(s: &str) -> bool {
             !b.is_empty()
                 && (b[0].is_ascii_lowercase() || b[0].is_ascii_digit())
                 && (b[b.len() - 1].is_ascii_lowercase() || b[b.len() - 1].is_ascii_digit())
-                && b
-                    .iter()
+                && b.iter()
                     .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
         })
 }
@@ -117,7 +115,7 @@ fn check_key(key: &str) -> Result<(), SelectorError> {
     }
     if name.len() > 63 {
         return Err(bad(
-            "name part must be no more than 63 characters".to_owned(),
+            "name part must be no more than 63 characters".to_owned()
         ));
     }
     if !is_name(name) {

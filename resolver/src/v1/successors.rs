@@ -136,6 +136,9 @@ mod tests {
             .filter(|e| is_edge(e, &i))
             .map(|e| e.name.as_str())
             .collect();
-        assert_eq!(got, ["package1.v0.0.2", "package1.v0.0.4", "package1.v0.0.5"]);
+        assert_eq!(
+            got,
+            ["package1.v0.0.2", "package1.v0.0.4", "package1.v0.0.5"]
+        );
     }
 }
