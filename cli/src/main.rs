@@ -147,6 +147,29 @@ enum Command {
         /// Most paths --all prints.
         #[arg(long, default_value_t = 20, value_name = "N")]
         limit: usize,
+        /// Whose path: OLM v0 (default) or OLM v1 (one hop per reconcile to the
+        /// highest successor, across all channels unless --channel is given).
+        #[arg(long, value_enum, default_value_t = OlmVersion::V0)]
+        olm: OlmVersion,
+        /// With --olm v1: bound the path by this Masterminds version range.
+        #[arg(long = "version", value_name = "RANGE")]
+        version: Option<String>,
+        /// Output format.
+        #[arg(short, long, value_enum, default_value_t = ReportFormat::Text)]
+        output: ReportFormat,
+    },
+    /// For each package, channel and bundle of a catalog, the path OLM v0 takes
+    /// and the path OLM v1 takes, side by side, where they differ, and the
+    /// bundles OLM v1 refuses (dependencies). Exit code 1 when some paths differ.
+    CompareOlm {
+        /// Catalog directory or file.
+        path: PathBuf,
+        /// Only this package.
+        #[arg(long)]
+        package: Option<String>,
+        /// Only list the starts whose paths differ.
+        #[arg(long)]
+        only_differences: bool,
         /// Output format.
         #[arg(short, long, value_enum, default_value_t = ReportFormat::Text)]
         output: ReportFormat,
@@ -316,7 +339,8 @@ struct ResolveInputs {
     /// A catalog with an explicit name (repeatable).
     #[arg(long = "catalog", value_name = "NAME=PATH")]
     catalog: Vec<String>,
-    /// Cluster state: Subscriptions, ClusterServiceVersions, CatalogSources (YAML).
+    /// Cluster state: Subscriptions, ClusterServiceVersions, CatalogSources, and OLM
+    /// v1 ClusterCatalogs and ClusterExtensions (YAML).
     #[arg(short = 'f', long = "cluster", value_name = "CLUSTER.yaml")]
     cluster: Option<PathBuf>,
     /// Add a subscription to a package (repeatable).
@@ -328,6 +352,8 @@ struct ResolveInputs {
     /// The namespace whose catalogs every namespace sees.
     #[arg(long, default_value = "olm")]
     global_namespace: String,
+    #[command(flatten)]
+    v1: cmd::v1::Flags,
 }
 
 impl ResolveInputs {
@@ -341,8 +367,18 @@ impl ResolveInputs {
             explain,
             global_namespace: self.global_namespace,
             timeout,
+            v1: self.v1,
         }
     }
+}
+
+/// Which OLM's semantics.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum OlmVersion {
+    /// OLM v0 (Subscriptions, catalog operator).
+    V0,
+    /// OLM v1 (ClusterExtensions, operator-controller).
+    V1,
 }
 
 /// Text or JSON.
@@ -508,8 +544,48 @@ fn main() -> ExitCode {
             shortest,
             all,
             limit,
+            olm: OlmVersion::V1,
+            version,
             output,
         } => {
+            let _ = limit;
+            if shortest || all {
+                eprintln!("olmsat: --shortest and --all are graph paths of OLM v0's channel graph: drop them with --olm v1");
+                return output::Exit::Usage.into();
+            }
+            cmd::v1::path(&cmd::v1::PathRequest {
+                path: &path,
+                package: &package,
+                channel: channel.as_deref(),
+                from: &from,
+                to: to.as_deref(),
+                version: version.as_deref(),
+                format: output,
+            })
+        }
+        Command::CompareOlm {
+            path,
+            package,
+            only_differences,
+            output,
+        } => cmd::compare::run(&path, package.as_deref(), only_differences, output),
+        Command::Path {
+            path,
+            package,
+            channel,
+            from,
+            to,
+            shortest,
+            all,
+            limit,
+            olm: OlmVersion::V0,
+            version,
+            output,
+        } => {
+            if version.is_some() {
+                eprintln!("olmsat: --version bounds OLM v1 paths only: add --olm v1");
+                return output::Exit::Usage.into();
+            }
             let mode = match (shortest, all) {
                 (_, true) => cmd::path::Mode::All(limit),
                 (true, false) => cmd::path::Mode::Shortest,

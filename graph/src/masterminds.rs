@@ -245,7 +245,7 @@ impl Comparator {
         if v.major != c.major {
             return false;
         }
-        !(v.minor != c.minor && !self.minor_dirty())
+        v.minor == c.minor || self.minor_dirty()
     }
 }
 

@@ -9,8 +9,10 @@ use olmsat_resolver::cluster::{self, ClusterState, Subscription};
 use olmsat_resolver::resolve::{self, CatalogInput, Input, Options, Outcome, Reason};
 use serde::Serialize;
 
+use crate::cmd::v1;
 use crate::output::{eprint_diagnostics, print_json, Exit};
 use crate::ReportFormat;
+use olmsat_resolver::v1::ClusterExtension;
 
 /// Arguments of `olmsat resolve`.
 pub struct Args {
@@ -30,6 +32,8 @@ pub struct Args {
     pub global_namespace: String,
     /// Give up after this many seconds.
     pub timeout: Option<f64>,
+    /// OLM v1: `--extension` and its flags, `--feature-gate`.
+    pub v1: crate::cmd::v1::Flags,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -189,10 +193,43 @@ fn input(args: &Args) -> Result<Input, InputError> {
     })
 }
 
+/// OLM v1's ClusterExtensions (from the cluster file and `--extension`) with
+/// their catalogs and gates; `None` when there are none.
+fn v1_input(
+    args: &Args,
+    input: &Input,
+) -> Result<Option<(v1::Catalogs, Vec<ClusterExtension>, v1::Gates)>, InputError> {
+    let conv = |e: v1::V1InputError| match e {
+        v1::V1InputError::Usage(m) => InputError::Usage(m),
+        v1::V1InputError::Invalid(m) => InputError::Invalid(m),
+    };
+    let gates = v1::gates(&args.v1).map_err(conv)?;
+    let mut extensions = input.cluster.cluster_extensions.clone();
+    if let Some(e) = v1::extension_from_flags(&args.v1).map_err(conv)? {
+        extensions.retain(|x| x.name != e.name);
+        extensions.push(e);
+    }
+    if extensions.is_empty() {
+        return Ok(None);
+    }
+    let named = v1::named_catalogs(args.catalogs_dir.as_deref(), &args.catalogs).map_err(conv)?;
+    let catalogs =
+        v1::Catalogs::load(&named, &input.cluster.cluster_catalogs, gates).map_err(conv)?;
+    Ok(Some((catalogs, extensions, gates)))
+}
+
 /// Resolve and print.
 pub fn run(args: &Args) -> Result<Exit, Box<dyn std::error::Error>> {
     let input = match input(args) {
         Ok(i) => i,
+        Err(InputError::Usage(m)) => return Err(m.into()),
+        Err(InputError::Invalid(m)) => return report_error(args, &m),
+    };
+    let extensions = match v1_input(args, &input) {
+        Ok(None) => None,
+        Ok(Some((catalogs, exts, gates))) => {
+            Some(v1::answer(&catalogs, &exts, gates, args.explain))
+        }
         Err(InputError::Usage(m)) => return Err(m.into()),
         Err(InputError::Invalid(m)) => return report_error(args, &m),
     };
@@ -247,12 +284,14 @@ pub fn run(args: &Args) -> Result<Exit, Box<dyn std::error::Error>> {
                 print_json(&Resolved {
                     status: "resolved",
                     operators: &operators,
+                    extensions: extensions.as_deref(),
                     explanation: &explanation,
                 })?;
             } else {
                 print_json(&Unsatisfiable {
                     status: "unsatisfiable",
                     message: &message,
+                    extensions: extensions.as_deref(),
                     explanation: &explanation,
                 })?;
             }
@@ -309,13 +348,34 @@ pub fn run(args: &Args) -> Result<Exit, Box<dyn std::error::Error>> {
                     }
                 }
             }
+            if let Some(reports) = &extensions {
+                v1::print_text(reports, args.explain);
+            }
         }
     }
-    Ok(if unsat.is_empty() {
+    let v0 = if unsat.is_empty() {
         Exit::Ok
     } else {
         Exit::Invalid
+    };
+    Ok(match &extensions {
+        Some(reports) => highest(v0, v1::exit_of(reports)),
+        None => v0,
     })
+}
+
+/// The higher of two exit codes.
+fn highest(a: Exit, b: Exit) -> Exit {
+    let rank = |e: &Exit| match e {
+        Exit::Ok => 0,
+        Exit::Invalid => 1,
+        Exit::Usage => 2,
+    };
+    if rank(&b) > rank(&a) {
+        b
+    } else {
+        a
+    }
 }
 
 /// The unsatisfiable core as a tree a person can follow.
@@ -355,6 +415,8 @@ fn print_tree(tree: &[resolve::SubscriptionNode]) {
 struct Resolved<'a> {
     status: &'static str,
     operators: &'a [resolve::Operator],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    extensions: Option<&'a [v1::ExtensionReport]>,
     explanation: &'a [Explanation<'a>],
 }
 
@@ -362,6 +424,8 @@ struct Resolved<'a> {
 struct Unsatisfiable<'a> {
     status: &'static str,
     message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    extensions: Option<&'a [v1::ExtensionReport]>,
     explanation: &'a [Explanation<'a>],
 }
 
@@ -381,12 +445,31 @@ pub fn simulate(args: &Args, max_steps: usize) -> Result<Exit, Box<dyn std::erro
     let options = Options {
         timeout: args.timeout.map(Duration::from_secs_f64),
     };
+    let v1_timelines = match v1_input(args, &input) {
+        Ok(None) => None,
+        Ok(Some((catalogs, exts, gates))) => {
+            Some(v1::timelines(&catalogs, &exts, gates, max_steps))
+        }
+        Err(InputError::Usage(m)) => return Err(m.into()),
+        Err(InputError::Invalid(m)) => return report_error(args, &m),
+    };
     let timeline = match olmsat_resolver::simulate::simulate(input, options, max_steps) {
         Ok(t) => t,
         Err(e) => return report_error(args, &e.to_string()),
     };
+    /// The v0 timeline with the v1 timelines beside it.
+    #[derive(Serialize)]
+    struct WithExtensions<'a, T: Serialize> {
+        #[serde(flatten)]
+        v0: &'a T,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        extensions: Option<&'a [v1::TimelineReport]>,
+    }
     match args.output {
-        ReportFormat::Json => print_json(&timeline)?,
+        ReportFormat::Json => print_json(&WithExtensions {
+            v0: &timeline,
+            extensions: v1_timelines.as_deref(),
+        })?,
         ReportFormat::Text => {
             for s in &timeline.steps {
                 println!("step {} (namespace {}):", s.step, s.namespace);
@@ -417,12 +500,19 @@ pub fn simulate(args: &Args, max_steps: usize) -> Result<Exit, Box<dyn std::erro
             for i in &timeline.installed {
                 println!("  {}/{} {}", i.namespace, i.name, i.version);
             }
+            if let Some(t) = &v1_timelines {
+                v1::print_timelines(t, max_steps);
+            }
         }
     }
     use olmsat_resolver::simulate::End;
-    Ok(match timeline.status {
+    let v0 = match timeline.status {
         End::Converged => Exit::Ok,
         End::Unsatisfiable | End::Limit => Exit::Invalid,
+    };
+    Ok(match &v1_timelines {
+        Some(t) => highest(v0, v1::timelines_exit(t)),
+        None => v0,
     })
 }
 

@@ -380,7 +380,7 @@ fn run(
         if let Some(first) = sorted.first() {
             picks.push(Pick {
                 catalog: p.catalog,
-                bundle: *first,
+                bundle: first,
                 deprecated: deprecations.is_some_and(|d| d.bundles.contains_key(&first.name)),
                 deprecations,
             });
@@ -400,7 +400,7 @@ fn run(
     let mut survivors = survivors;
     let before_priority = survivors.len();
     if survivors.len() > 1 {
-        survivors.sort_by(|a, b| b.catalog.priority.cmp(&a.catalog.priority));
+        survivors.sort_by_key(|p| std::cmp::Reverse(p.catalog.priority));
         if survivors[0].catalog.priority != survivors[1].catalog.priority {
             survivors.truncate(1);
         }

@@ -56,7 +56,7 @@ pub fn installed_version(b: &InstalledBundle) -> Result<Installed, InstalledErro
 pub fn is_edge(entry: &Entry, installed: &Installed) -> bool {
     !entry.name.is_empty()
         && (entry.replaces == installed.name
-            || entry.skips.iter().any(|s| *s == installed.name)
+            || entry.skips.contains(&installed.name)
             || entry
                 .skip_range_parsed
                 .as_ref()
