@@ -67,6 +67,7 @@ enum Command {
     },
     /// Resolve subscriptions as OLM v0 does, offline: what would be installed or
     /// upgraded, and why, or exactly why nothing fits.
+    #[command(disable_version_flag = true)]
     Resolve {
         #[command(flatten)]
         inputs: ResolveInputs,
@@ -103,6 +104,7 @@ enum Command {
     },
     /// Apply each resolution and resolve again, as OLM does one upgrade edge at a
     /// time, until nothing changes; print the timeline.
+    #[command(disable_version_flag = true)]
     Simulate {
         #[command(flatten)]
         inputs: ResolveInputs,
@@ -122,6 +124,7 @@ enum Command {
     /// {"package","channel","from","to","steps":[{"from","to","via","range","file","line"}],"reachesHead"};
     /// with --all, "paths" (a list of step lists) replaces "steps". Exit code 0
     /// when the target is reached, 1 when it is not or a name is unknown.
+    #[command(disable_version_flag = true)]
     Path {
         /// Catalog directory or file.
         path: PathBuf,
@@ -152,7 +155,7 @@ enum Command {
         #[arg(long, value_enum, default_value_t = OlmVersion::V0)]
         olm: OlmVersion,
         /// With --olm v1: bound the path by this Masterminds version range.
-        #[arg(long = "version", value_name = "RANGE")]
+        #[arg(long = "version", id = "version_range", value_name = "RANGE")]
         version: Option<String>,
         /// Output format.
         #[arg(short, long, value_enum, default_value_t = ReportFormat::Text)]

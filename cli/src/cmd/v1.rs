@@ -25,7 +25,12 @@ pub struct Flags {
     #[arg(long, value_name = "PKG")]
     pub extension: Option<String>,
     /// OLM v1: the --extension's version range (Masterminds syntax, e.g. ">=1.2, <2").
-    #[arg(long = "version", value_name = "RANGE", requires = "extension")]
+    #[arg(
+        long = "version",
+        id = "version_range",
+        value_name = "RANGE",
+        requires = "extension"
+    )]
     pub version: Option<String>,
     /// OLM v1: a channel of the --extension (repeatable; none: all channels).
     #[arg(long = "channel", value_name = "CHANNEL", requires = "extension")]
