@@ -38,12 +38,14 @@ pub enum Command {
     List(ListArgs),
     /// Resolve subscriptions as OLM v0 does, offline: what would be installed or
     /// upgraded, and why, or exactly why nothing fits.
+    #[command(disable_version_flag = true)]
     Resolve(ResolveArgs),
     /// Write a deterministic synthetic catalog (for benchmarks and experiments).
     #[command(hide = true)]
     Synthetic(SyntheticArgs),
     /// Apply each resolution and resolve again, as OLM does one upgrade edge at a
     /// time, until nothing changes; print the timeline.
+    #[command(disable_version_flag = true)]
     Simulate(SimulateArgs),
     /// Show how a bundle upgrades within a channel, and why each step exists.
     ///
@@ -54,6 +56,7 @@ pub enum Command {
     /// {"package","channel","from","to","steps":[{"from","to","via","range","file","line"}],"reachesHead"};
     /// with --all, "paths" (a list of step lists) replaces "steps". Exit code 0
     /// when the target is reached, 1 when it is not or a name is unknown.
+    #[command(disable_version_flag = true)]
     Path(PathArgs),
     /// Draw upgrade graphs: a cluster per package and channel.
     Graph(GraphArgs),
@@ -78,6 +81,10 @@ pub enum Command {
     ///
     /// `olmsat man > /usr/local/share/man/man1/olmsat.1`, then `man olmsat`.
     Man,
+    /// For each package, channel and bundle of a catalog, the path OLM v0 takes
+    /// and the path OLM v1 takes, side by side, where they differ, and the
+    /// bundles OLM v1 refuses (dependencies). Exit code 1 when some paths differ.
+    CompareOlm(CompareOlmArgs),
     /// Render a catalog template (basic, semver, substitutes) as
     /// `opm alpha render-template` does, offline: bundle images are looked up in
     /// the `--bundles-from` sources. The catalog is validated afterwards.
@@ -132,6 +139,7 @@ impl Command {
             Command::Render(a) => a.paths.iter().map(PathBuf::as_path).collect(),
             Command::List(a) => vec![&a.path],
             Command::Path(a) => vec![&a.path],
+            Command::CompareOlm(a) => vec![&a.path],
             Command::Graph(a) => vec![&a.path],
             Command::Resolve(ResolveArgs { inputs, .. })
             | Command::Simulate(SimulateArgs { inputs, .. }) => inputs.catalog_paths(),
@@ -253,7 +261,8 @@ pub struct ResolveInputs {
     /// A catalog with an explicit name (repeatable).
     #[arg(long = "catalog", value_name = "NAME=PATH")]
     pub catalog: Vec<String>,
-    /// Cluster state: Subscriptions, ClusterServiceVersions, CatalogSources (YAML).
+    /// Cluster state: Subscriptions, ClusterServiceVersions, CatalogSources, and OLM
+    /// v1 ClusterCatalogs and ClusterExtensions (YAML).
     #[arg(short = 'f', long = "cluster", value_name = "CLUSTER.yaml")]
     pub cluster: Option<PathBuf>,
     /// Add a subscription to a package (repeatable).
@@ -265,6 +274,8 @@ pub struct ResolveInputs {
     /// The namespace whose catalogs every namespace sees.
     #[arg(long, default_value = "olm")]
     pub global_namespace: String,
+    #[command(flatten)]
+    pub v1: crate::cmd::v1::Flags,
 }
 
 impl ResolveInputs {
@@ -347,9 +358,41 @@ pub struct PathArgs {
     /// Most paths --all prints.
     #[arg(long, default_value_t = 20, value_name = "N")]
     pub limit: usize,
+    /// Whose path: OLM v0 (default) or OLM v1 (one hop per reconcile to the
+    /// highest successor, across all channels unless --channel is given).
+    #[arg(long, value_enum, default_value_t = OlmVersion::V0)]
+    pub olm: OlmVersion,
+    /// With --olm v1: bound the path by this Masterminds version range.
+    #[arg(long = "version", id = "version_range", value_name = "RANGE")]
+    pub version: Option<String>,
     /// Output format.
     #[arg(short, long, value_enum, default_value_t = ReportFormat::Text)]
     pub output: ReportFormat,
+}
+
+// `olmsat compare-olm`
+#[derive(clap::Args)]
+pub struct CompareOlmArgs {
+    /// Catalog directory or file.
+    pub path: PathBuf,
+    /// Only this package.
+    #[arg(long)]
+    pub package: Option<String>,
+    /// Only list the starts whose paths differ.
+    #[arg(long)]
+    pub only_differences: bool,
+    /// Output format.
+    #[arg(short, long, value_enum, default_value_t = ReportFormat::Text)]
+    pub output: ReportFormat,
+}
+
+/// Which OLM's semantics.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum OlmVersion {
+    /// OLM v0 (Subscriptions, catalog operator).
+    V0,
+    /// OLM v1 (ClusterExtensions, operator-controller).
+    V1,
 }
 
 /// Which path `olmsat path` shows.

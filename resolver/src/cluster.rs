@@ -1,5 +1,6 @@
 //! Cluster state from Kubernetes YAML (`kubectl get ... -o yaml` output):
-//! Subscriptions, installed ClusterServiceVersions and CatalogSources, in a
+//! Subscriptions, installed ClusterServiceVersions and CatalogSources (and OLM v1
+//! ClusterCatalogs and ClusterExtensions, see [`crate::v1::cluster`]), in a
 //! multi-document stream or `kind: List` objects. Other kinds are noted and ignored.
 
 use std::sync::Arc;
@@ -76,6 +77,10 @@ pub struct ClusterState {
     pub csvs: Vec<InstalledCsv>,
     /// CatalogSources.
     pub catalog_sources: Vec<CatalogSource>,
+    /// OLM v1 ClusterCatalogs.
+    pub cluster_catalogs: Vec<crate::v1::ClusterCatalog>,
+    /// OLM v1 ClusterExtensions.
+    pub cluster_extensions: Vec<crate::v1::ClusterExtension>,
     /// Objects that were ignored, and why.
     pub notes: Vec<String>,
 }
@@ -149,7 +154,12 @@ fn add_object(state: &mut ClusterState, v: &Value, loc: &Location) -> Result<(),
         ns => ns.to_owned(),
     };
     match kind {
-        "List" | "SubscriptionList" | "ClusterServiceVersionList" | "CatalogSourceList" => {
+        "List"
+        | "SubscriptionList"
+        | "ClusterServiceVersionList"
+        | "CatalogSourceList"
+        | "ClusterCatalogList"
+        | "ClusterExtensionList" => {
             for item in v.get("items").and_then(Value::as_array).into_iter().flatten() {
                 add_object(state, item, loc)?;
             }
@@ -174,6 +184,12 @@ fn add_object(state: &mut ClusterState, v: &Value, loc: &Location) -> Result<(),
                 priority,
             });
         }
+        "ClusterCatalog" => state
+            .cluster_catalogs
+            .push(crate::v1::cluster::cluster_catalog(v, loc)?),
+        "ClusterExtension" => state
+            .cluster_extensions
+            .push(crate::v1::cluster::cluster_extension(v, loc)?),
         "" => {
             return Err(ClusterError {
                 location: loc.clone(),
@@ -182,7 +198,7 @@ fn add_object(state: &mut ClusterState, v: &Value, loc: &Location) -> Result<(),
         }
         other => state
             .notes
-            .push(format!("{loc}: ignored {other} {name:?} (olmsat reads Subscriptions, ClusterServiceVersions and CatalogSources)")),
+            .push(format!("{loc}: ignored {other} {name:?} (olmsat reads Subscriptions, ClusterServiceVersions, CatalogSources, ClusterCatalogs and ClusterExtensions)")),
     }
     Ok(())
 }

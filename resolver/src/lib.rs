@@ -39,7 +39,8 @@
 //! The solver core ([`problem`], [`solve`](mod@solve)) works on interned
 //! variables and knows nothing of OLM; the SAT backend sits behind the small
 //! [`sat::SatBackend`] trait. The modules are public for this workspace's
-//! tests and benchmarks; the names at the crate root are the API.
+//! tests and benchmarks; the names at the crate root are the API. OLM v1's
+//! ClusterExtension selection, which is not SAT, is in [`v1`].
 #![warn(missing_docs)]
 
 mod cluster_file;
@@ -52,6 +53,7 @@ pub mod resolve;
 pub mod sat;
 pub mod simulate;
 pub mod solve;
+pub mod v1;
 
 pub use cluster::{CatalogSource, ClusterError, ClusterState, InstalledCsv, Subscription};
 pub use cluster_file::ClusterFileError;

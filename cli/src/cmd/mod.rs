@@ -2,6 +2,7 @@
 
 pub mod bundle;
 pub mod catalog;
+pub mod compare;
 pub mod graph;
 pub mod list;
 pub mod path;
@@ -10,6 +11,7 @@ pub mod resolve;
 pub mod shell;
 pub mod synthetic;
 pub mod template;
+pub mod v1;
 pub mod validate;
 
 use crate::args::{BundleCommand, CatalogCommand, Command};
@@ -40,6 +42,10 @@ pub fn run(command: &Command) -> Outcome {
         },
         Command::Completions(args) => shell::completions(args),
         Command::Man => shell::man(),
+        Command::CompareOlm(a) => {
+            compare::run(&a.path, a.package.as_deref(), a.only_differences, a.output)
+                .map(Finished::new)
+        }
         Command::RenderTemplate(args) => template::render(args),
         Command::ConvertTemplate(args) => template::convert(args),
     }

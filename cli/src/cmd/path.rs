@@ -5,7 +5,7 @@ use olmsat_graph::{
 };
 use serde::Serialize;
 
-use crate::args::{PathArgs, PathMode as Mode, ReportFormat};
+use crate::args::{OlmVersion, PathArgs, PathMode as Mode, ReportFormat};
 use crate::output::{print_json, Exit};
 use crate::process::Finished;
 use crate::timings::timed;
@@ -81,6 +81,26 @@ fn notes(g: &ChannelGraph<'_>) -> Vec<String> {
 
 /// Show an upgrade path.
 pub fn run(args: &PathArgs) -> super::Outcome {
+    if args.olm == OlmVersion::V1 {
+        if args.shortest || args.all {
+            eprintln!("olmsat: --shortest and --all are graph paths of OLM v0's channel graph: drop them with --olm v1");
+            return Ok(Exit::Usage.into());
+        }
+        return super::v1::path(&super::v1::PathRequest {
+            path: &args.path,
+            package: &args.package,
+            channel: args.channel.as_deref(),
+            from: &args.from,
+            to: args.to.as_deref(),
+            version: args.version.as_deref(),
+            format: args.output,
+        })
+        .map(Finished::new);
+    }
+    if args.version.is_some() {
+        eprintln!("olmsat: --version bounds OLM v1 paths only: add --olm v1");
+        return Ok(Exit::Usage.into());
+    }
     let Some(catalog) = super::open_catalog(&args.path, Some(&args.package))? else {
         return Ok(Exit::Invalid.into());
     };

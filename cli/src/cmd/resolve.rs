@@ -11,8 +11,10 @@ use olmsat_resolver::{
 use serde::Serialize;
 
 use crate::args::{ReportFormat, ResolveArgs, ResolveInputs, SimulateArgs};
+use crate::cmd::v1;
 use crate::output::{eprint_diagnostics, print_json, Exit};
 use crate::timings::timed;
+use olmsat_resolver::v1::ClusterExtension;
 
 #[derive(Debug, thiserror::Error)]
 enum InputError {
@@ -170,6 +172,45 @@ fn input(args: &ResolveInputs) -> Result<Input, InputError> {
     })
 }
 
+/// OLM v1's ClusterExtensions (from the cluster file and `--extension`) with
+/// their catalogs and gates; `None` when there are none.
+fn v1_input(
+    args: &ResolveInputs,
+    input: &Input,
+) -> Result<Option<(v1::Catalogs, Vec<ClusterExtension>, v1::Gates)>, InputError> {
+    let conv = |e: v1::V1InputError| match e {
+        v1::V1InputError::Usage(m) => InputError::Usage(m),
+        v1::V1InputError::Invalid(m) => InputError::Invalid(m),
+    };
+    let gates = v1::gates(&args.v1).map_err(conv)?;
+    let mut extensions = input.cluster.cluster_extensions.clone();
+    if let Some(e) = v1::extension_from_flags(&args.v1).map_err(conv)? {
+        extensions.retain(|x| x.name != e.name);
+        extensions.push(e);
+    }
+    if extensions.is_empty() {
+        return Ok(None);
+    }
+    let named = v1::named_catalogs(args.catalogs.as_deref(), &args.catalog).map_err(conv)?;
+    let catalogs =
+        v1::Catalogs::load(&named, &input.cluster.cluster_catalogs, gates).map_err(conv)?;
+    Ok(Some((catalogs, extensions, gates)))
+}
+
+/// The higher of two exit codes.
+fn highest(a: Exit, b: Exit) -> Exit {
+    let rank = |e: &Exit| match e {
+        Exit::Ok => 0,
+        Exit::Invalid => 1,
+        Exit::Usage => 2,
+    };
+    if rank(&b) > rank(&a) {
+        b
+    } else {
+        a
+    }
+}
+
 /// Resolve and print.
 pub fn run(args: &ResolveArgs) -> super::Outcome {
     run_resolve(args).map(Into::into)
@@ -178,6 +219,14 @@ pub fn run(args: &ResolveArgs) -> super::Outcome {
 fn run_resolve(args: &ResolveArgs) -> Result<Exit, Box<dyn std::error::Error>> {
     let input = match input(&args.inputs) {
         Ok(i) => i,
+        Err(InputError::Usage(m)) => return Err(m.into()),
+        Err(InputError::Invalid(m)) => return report_error(&args.inputs, &m),
+    };
+    let extensions = match v1_input(&args.inputs, &input) {
+        Ok(None) => None,
+        Ok(Some((catalogs, exts, gates))) => {
+            Some(v1::answer(&catalogs, &exts, gates, args.explain))
+        }
         Err(InputError::Usage(m)) => return Err(m.into()),
         Err(InputError::Invalid(m)) => return report_error(&args.inputs, &m),
     };
@@ -232,12 +281,14 @@ fn run_resolve(args: &ResolveArgs) -> Result<Exit, Box<dyn std::error::Error>> {
                 print_json(&Resolved {
                     status: "resolved",
                     operators: &operators,
+                    extensions: extensions.as_deref(),
                     explanation: &explanation,
                 })?;
             } else {
                 print_json(&Unsatisfiable {
                     status: "unsatisfiable",
                     message: &message,
+                    extensions: extensions.as_deref(),
                     explanation: &explanation,
                 })?;
             }
@@ -294,12 +345,19 @@ fn run_resolve(args: &ResolveArgs) -> Result<Exit, Box<dyn std::error::Error>> {
                     }
                 }
             }
+            if let Some(reports) = &extensions {
+                v1::print_text(reports, args.explain);
+            }
         }
     }
-    Ok(if unsat.is_empty() {
+    let v0 = if unsat.is_empty() {
         Exit::Ok
     } else {
         Exit::Invalid
+    };
+    Ok(match &extensions {
+        Some(reports) => highest(v0, v1::exit_of(reports)),
+        None => v0,
     })
 }
 
@@ -340,6 +398,8 @@ fn print_tree(tree: &[SubscriptionNode]) {
 struct Resolved<'a> {
     status: &'static str,
     operators: &'a [Operator],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    extensions: Option<&'a [v1::ExtensionReport]>,
     explanation: &'a [Explanation<'a>],
 }
 
@@ -347,6 +407,8 @@ struct Resolved<'a> {
 struct Unsatisfiable<'a> {
     status: &'static str,
     message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    extensions: Option<&'a [v1::ExtensionReport]>,
     explanation: &'a [Explanation<'a>],
 }
 
@@ -372,12 +434,31 @@ fn run_simulate(args: &SimulateArgs) -> Result<Exit, Box<dyn std::error::Error>>
     let options = Options {
         timeout: args.timeout.map(Duration::from_secs_f64),
     };
+    let v1_timelines = match v1_input(inputs, &input) {
+        Ok(None) => None,
+        Ok(Some((catalogs, exts, gates))) => {
+            Some(v1::timelines(&catalogs, &exts, gates, max_steps))
+        }
+        Err(InputError::Usage(m)) => return Err(m.into()),
+        Err(InputError::Invalid(m)) => return report_error(inputs, &m),
+    };
     let timeline = match olmsat_resolver::simulate(input, options, max_steps) {
         Ok(t) => t,
         Err(e) => return report_error(inputs, &e.to_string()),
     };
+    /// The v0 timeline with the v1 timelines beside it.
+    #[derive(Serialize)]
+    struct WithExtensions<'a, T: Serialize> {
+        #[serde(flatten)]
+        v0: &'a T,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        extensions: Option<&'a [v1::TimelineReport]>,
+    }
     match inputs.output {
-        ReportFormat::Json => print_json(&timeline)?,
+        ReportFormat::Json => print_json(&WithExtensions {
+            v0: &timeline,
+            extensions: v1_timelines.as_deref(),
+        })?,
         ReportFormat::Text => {
             for s in &timeline.steps {
                 println!("step {} (namespace {}):", s.step, s.namespace);
@@ -407,11 +488,18 @@ fn run_simulate(args: &SimulateArgs) -> Result<Exit, Box<dyn std::error::Error>>
             for i in &timeline.installed {
                 println!("  {}/{} {}", i.namespace, i.name, i.version);
             }
+            if let Some(t) = &v1_timelines {
+                v1::print_timelines(t, max_steps);
+            }
         }
     }
-    Ok(match timeline.status {
+    let v0 = match timeline.status {
         End::Converged => Exit::Ok,
         End::Unsatisfiable | End::Limit => Exit::Invalid,
+    };
+    Ok(match &v1_timelines {
+        Some(t) => highest(v0, v1::timelines_exit(t)),
+        None => v0,
     })
 }
 

@@ -10,11 +10,11 @@
 //! - [`index`]: a channel's entries by version, to find what a range
 //!   matches without testing every entry.
 //!
-//! The Masterminds/semver ranges that OLM v1 uses (`ClusterExtension`
-//! `spec.source.catalog.version`) have another grammar and other semantics;
-//! they belong here as a module of their own beside [`range`], not mixed
-//! into it.
+//! - [`masterminds`]: the Masterminds/semver v3 constraints that OLM v1 uses
+//!   (`ClusterExtension` `spec.source.catalog.version`): another grammar and
+//!   other semantics, kept apart from the blang ranges of [`range`].
 
 pub mod index;
+pub mod masterminds;
 pub mod range;
 pub mod version;

@@ -1,0 +1,494 @@
+//! OLM v1 in `olmsat resolve`, `simulate`, `path --olm v1` and `compare-olm`, as a
+//! process: the fixtures under `tests/v1/` and real catalogs of the corpus.
+
+#[path = "cli_common/mod.rs"]
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::olmsat_in;
+use serde_json::Value;
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/v1")
+}
+
+fn run(args: &[&str]) -> common::Run {
+    olmsat_in(&fixtures(), args, "", &[])
+}
+
+fn json(stdout: &str) -> Value {
+    match serde_json::from_str(stdout) {
+        Ok(v) => v,
+        Err(e) => panic!("not JSON ({e}): {stdout}"),
+    }
+}
+
+fn extension<'a>(v: &'a Value, name: &str) -> &'a Value {
+    v["extensions"]
+        .as_array()
+        .and_then(|a| a.iter().find(|e| e["name"] == name))
+        .unwrap_or_else(|| panic!("no extension {name} in {v}"))
+}
+
+#[test]
+fn cluster_file_extensions_resolve_next_to_v0() {
+    let r = run(&[
+        "resolve",
+        "--catalogs",
+        "catalogs",
+        "-f",
+        "cluster.yaml",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    let v = json(&r.stdout);
+    assert_eq!(v["status"], "resolved");
+    let up = extension(&v, "p-upgrade");
+    assert_eq!(up["status"], "resolved");
+    assert_eq!(up["bundle"], "p.v2.0.0");
+    assert_eq!(up["version"], "2.0.0");
+    assert_eq!(up["catalog"], "main");
+    assert_eq!(up["installed"], "p.v1.0.0@1.0.0");
+    assert_eq!(up["deprecations"][0], "p.v1.0.0 is deprecated");
+    let conds: Vec<(String, String)> = up["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["type"].as_str().unwrap().to_owned(),
+                c["status"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        conds,
+        [
+            ("Progressing", "True"),
+            ("Deprecated", "True"),
+            ("PackageDeprecated", "False"),
+            ("ChannelDeprecated", "False"),
+            ("BundleDeprecated", "True")
+        ]
+        .map(|(a, b)| (a.to_owned(), b.to_owned()))
+    );
+    let pinned = extension(&v, "p-pinned");
+    assert_eq!(pinned["status"], "error");
+    assert_eq!(
+        pinned["message"],
+        r#"error upgrading from currently installed version "3.0.0": no bundles found for package "p" matching version "<3.0.0""#
+    );
+    let q = extension(&v, "q");
+    assert_eq!(
+        q["message"],
+        r#"validating bundle "q.v1.1.0": bundle "q.v1.1.0" has a dependency declared via property "olm.package.required" which is currently not supported"#
+    );
+    // Byte-identical on a second run.
+    let again = run(&[
+        "resolve",
+        "--catalogs",
+        "catalogs",
+        "-f",
+        "cluster.yaml",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(r.stdout, again.stdout);
+}
+
+#[test]
+fn explain_names_the_emptying_filter() {
+    let r = run(&[
+        "resolve",
+        "--catalogs",
+        "catalogs",
+        "-f",
+        "cluster.yaml",
+        "--explain",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("emptied by: successors of the installed bundle"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains(
+        "nearest miss: 2.0.0 is in range but not a successor of the installed 3.0.0: nothing replaces, skips or skipRange-matches p.v3.0.0 in channels alpha, beta, gamma"
+    ), "{}", r.stdout);
+}
+
+#[test]
+fn extension_flags_without_a_cluster_file() {
+    // Both catalogs have p at priority 0: an ambiguity, as the reference reports it.
+    let r = run(&[
+        "resolve",
+        "--catalogs",
+        "catalogs",
+        "--extension",
+        "p",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(
+        extension(&json(&r.stdout), "p")["message"],
+        r#"found bundles for package "p" in multiple catalogs with the same priority [extra main]"#
+    );
+    let r = run(&[
+        "resolve",
+        "--catalogs",
+        "catalogs",
+        "--extension",
+        "p",
+        "--channel",
+        "beta",
+        "--installed",
+        "p.v1.0.0@1.0.0",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let e = json(&r.stdout);
+    assert_eq!(extension(&e, "p")["bundle"], "p.v1.0.2");
+    assert_eq!(
+        extension(&e, "p")["deprecations"][0],
+        "channel beta is deprecated, use alpha"
+    );
+    // SelfCertified allows the downgrade.
+    let r = run(&[
+        "resolve",
+        "--catalog",
+        "main=catalogs/main",
+        "--extension",
+        "p",
+        "--version",
+        "<1.0.2",
+        "--installed",
+        "p.v1.0.2@1.0.2",
+        "--upgrade-constraint-policy",
+        "SelfCertified",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains(
+            "extension p (package p) (installed p.v1.0.2@1.0.2): p.v0.1.0 0.1.0 from catalog main"
+        ),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn malformed_range_exits_2_with_the_reference_text() {
+    let r = run(&[
+        "resolve",
+        "--catalogs",
+        "catalogs",
+        "--extension",
+        "p",
+        "--version",
+        "1.0.0 || foo",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(
+        extension(&json(&r.stdout), "p")["message"],
+        r#"desired version range "1.0.0 || foo" is invalid: improper constraint: " foo""#
+    );
+    let r = run(&[
+        "resolve",
+        "--catalogs",
+        "catalogs",
+        "--extension",
+        "p",
+        "--feature-gate",
+        "Nope=true",
+    ]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("unknown gate \"Nope\""), "{}", r.stderr);
+}
+
+#[test]
+fn catalog_without_content_is_not_served() {
+    let r = run(&[
+        "resolve",
+        "--catalog",
+        "main=catalogs/main",
+        "-f",
+        "cluster.yaml",
+        "-o",
+        "json",
+        "--explain",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v = json(&r.stdout);
+    let q = extension(&v, "q");
+    assert_eq!(
+        q["message"],
+        r#"error walking catalogs: error getting package "q" from catalog "extra": catalog "extra" is not being served"#
+    );
+    assert!(q["explanation"]["hint"]
+        .as_str()
+        .unwrap()
+        .contains("--catalog extra=DIR"));
+}
+
+#[test]
+fn simulate_hops_to_the_highest_successor_each_reconcile() {
+    let r = run(&[
+        "simulate",
+        "--catalog",
+        "main=catalogs/main",
+        "--extension",
+        "p",
+        "--installed",
+        "p.v0.1.0@0.1.0",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = json(&r.stdout);
+    let hops: Vec<&str> = v["extensions"][0]["hops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["to"].as_str().unwrap())
+        .collect();
+    // 0.1.0 -> 1.0.2 (skipRange; 1.0.0 and 1.0.1 deprecated) -> 2.0.0 -> 3.0.0.
+    assert_eq!(hops, ["p.v1.0.2", "p.v2.0.0", "p.v3.0.0"]);
+    assert_eq!(v["extensions"][0]["status"], "converged");
+}
+
+#[test]
+fn path_olm_v1_and_compare() {
+    let r = run(&[
+        "path",
+        "catalogs/main",
+        "--package",
+        "p",
+        "--from",
+        "p.v0.1.0",
+        "--olm",
+        "v1",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = json(&r.stdout);
+    let to: Vec<&str> = v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["to"].as_str().unwrap())
+        .collect();
+    assert_eq!(to, ["p.v1.0.2", "p.v2.0.0", "p.v3.0.0"]);
+    // Within alpha only, gamma's 3.0.0 is out of reach.
+    let r = run(&[
+        "path",
+        "catalogs/main",
+        "--package",
+        "p",
+        "--from",
+        "0.1.0",
+        "--olm",
+        "v1",
+        "--channel",
+        "alpha",
+        "--to",
+        "p.v3.0.0",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(r.stdout.contains("does not reach p.v3.0.0"), "{}", r.stdout);
+    let r = run(&[
+        "path",
+        "catalogs/main",
+        "--package",
+        "p",
+        "--from",
+        "p.v0.1.0",
+        "--version",
+        "<2",
+    ]);
+    assert_eq!(r.code, 2);
+    let r = run(&[
+        "compare-olm",
+        "catalogs/main",
+        "--package",
+        "p",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v = json(&r.stdout);
+    let row = v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["channel"] == "alpha" && r["from"] == "p.v0.1.0")
+        .expect("row for alpha from p.v0.1.0");
+    assert_eq!(row["v1Path"][0], "p.v1.0.2");
+    let r = run(&[
+        "compare-olm",
+        "catalogs/main",
+        "--package",
+        "q",
+        "-o",
+        "json",
+    ]);
+    let v = json(&r.stdout);
+    assert_eq!(v["v1Refuses"][0]["bundle"], "q.v1.1.0");
+}
+
+/// The corpus of real catalogs, from `OLMSAT_CORPUS`; `None` (with one printed
+/// line) when it is not set.
+fn real_corpus() -> Option<PathBuf> {
+    match std::env::var_os("OLMSAT_CORPUS") {
+        Some(dir) => Some(PathBuf::from(dir).join("fbc")),
+        None => {
+            println!(
+                "skipped: set OLMSAT_CORPUS to the corpus directory to run the real-catalog tests"
+            );
+            None
+        }
+    }
+}
+
+/// `resolve --extension` over one real catalog: (bundle, exit code).
+fn resolve_real(corpus: &Path, catalog: &str, args: &[&str]) -> (String, i32) {
+    let spec = format!("{}={}", "c", corpus.join(catalog).display());
+    let mut all = vec!["resolve", "--catalog", spec.as_str(), "-o", "json"];
+    all.extend_from_slice(args);
+    let r = olmsat_in(corpus, &all, "", &[]);
+    let v = json(&r.stdout);
+    let e = &v["extensions"][0];
+    let answer = if e["status"] == "resolved" {
+        format!(
+            "{} {}",
+            e["bundle"].as_str().unwrap(),
+            e["version"].as_str().unwrap()
+        )
+    } else {
+        e["message"].as_str().unwrap_or_default().to_owned()
+    };
+    (answer, r.code)
+}
+
+#[test]
+fn real_catalogs_checked_by_hand() {
+    let Some(corpus) = real_corpus() else {
+        return;
+    };
+    let community = "community-operators-prod/catalogs/v4.20";
+    let certified = "certified-operators/catalogs/v4.20";
+    // kube-green alpha is a plain replaces chain: one hop per reconcile.
+    assert_eq!(
+        resolve_real(
+            &corpus,
+            &format!("{community}/kube-green"),
+            &[
+                "--extension",
+                "kube-green",
+                "--channel",
+                "alpha",
+                "--installed",
+                "kube-green.v0.5.0@0.5.0",
+            ]
+        ),
+        ("kube-green.v0.5.1 0.5.1".to_owned(), 0)
+    );
+    // sailoperator: every entry's skipRange ">=1.0.0 <X" covers 1.25.0. With no
+    // channels and no range, the nightly channel's prerelease is the highest successor.
+    let sail = format!("{community}/sailoperator");
+    let installed = [
+        "--extension",
+        "sailoperator",
+        "--installed",
+        "sailoperator.v1.25.0@1.25.0",
+    ];
+    assert_eq!(
+        resolve_real(&corpus, &sail, &installed),
+        (
+            "sailoperator.v1.31.0-nightly-2026-08-22 1.31.0-nightly-2026-08-22".to_owned(),
+            0
+        )
+    );
+    // A range without a prerelease excludes the nightlies.
+    let mut ranged = installed.to_vec();
+    ranged.extend(["--version", ">=1.25.0"]);
+    assert_eq!(
+        resolve_real(&corpus, &sail, &ranged),
+        ("sailoperator.v1.30.3 1.30.3".to_owned(), 0)
+    );
+    let mut stable = installed.to_vec();
+    stable.extend(["--channel", "stable"]);
+    assert_eq!(
+        resolve_real(&corpus, &sail, &stable),
+        ("sailoperator.v1.30.3 1.30.3".to_owned(), 0)
+    );
+    // A downgrade is refused under CatalogProvided.
+    let mut down = installed.to_vec();
+    down.extend(["--version", "<1.25.0"]);
+    assert_eq!(
+        resolve_real(&corpus, &sail, &down),
+        (r#"error upgrading from currently installed version "1.25.0": no bundles found for package "sailoperator" matching version "<1.25.0""#.to_owned(), 1)
+    );
+    // cloudnative-pg (certified) stable-v1: replaces only.
+    assert_eq!(
+        resolve_real(
+            &corpus,
+            &format!("{certified}/cloudnative-pg"),
+            &[
+                "--extension",
+                "cloudnative-pg",
+                "--channel",
+                "stable-v1",
+                "--installed",
+                "cloudnative-pg.v1.29.0@1.29.0",
+            ]
+        ),
+        ("cloudnative-pg.v1.29.1 1.29.1".to_owned(), 0)
+    );
+    // Reconciles chain the hops: 1.29.0 -> 1.29.1 -> 1.29.2 -> 1.30.0.
+    let spec = format!(
+        "c={}",
+        corpus.join(certified).join("cloudnative-pg").display()
+    );
+    let r = olmsat_in(
+        &corpus,
+        &[
+            "simulate",
+            "--catalog",
+            &spec,
+            "--extension",
+            "cloudnative-pg",
+            "--channel",
+            "stable-v1",
+            "--installed",
+            "cloudnative-pg.v1.29.0@1.29.0",
+            "-o",
+            "json",
+        ],
+        "",
+        &[],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = json(&r.stdout);
+    let hops: Vec<&str> = v["extensions"][0]["hops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["to"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        hops,
+        [
+            "cloudnative-pg.v1.29.1",
+            "cloudnative-pg.v1.29.2",
+            "cloudnative-pg.v1.30.0"
+        ]
+    );
+}
