@@ -177,6 +177,8 @@ enum Command {
         #[command(subcommand)]
         command: BundleCommand,
     },
+    /// Compare two catalogs: what the change does to users' upgrade paths.
+    Diff(cmd::diff::Args),
     /// Build file-based catalogs.
     Catalog {
         #[command(subcommand)]
@@ -419,6 +421,7 @@ fn main() -> ExitCode {
             image_ref_template,
             migrate_level,
         } => cmd::render::run(&paths, output, image_ref_template.as_deref(), migrate_level),
+        Command::Diff(args) => cmd::diff::run(&args),
         Command::Bundle { command } => match command {
             BundleCommand::Validate { dirs, output } => cmd::bundle::validate(&dirs, output),
             BundleCommand::Generate {

@@ -2,6 +2,7 @@
 
 pub mod bundle;
 pub mod catalog;
+pub mod diff;
 pub mod graph;
 pub mod list;
 pub mod path;
