@@ -41,7 +41,9 @@ fn catalog(default: &str, channels: &[(&str, &[(&str, Option<&str>)])]) -> Strin
     let mut out = format!("---\nschema: olm.package\nname: op\ndefaultChannel: {default}\n");
     let mut bundles = std::collections::BTreeSet::new();
     for (name, entries) in channels {
-        out.push_str(&format!("---\nschema: olm.channel\npackage: op\nname: {name}\nentries:\n"));
+        out.push_str(&format!(
+            "---\nschema: olm.channel\npackage: op\nname: {name}\nentries:\n"
+        ));
         for (e, r) in *entries {
             bundles.insert(*e);
             out.push_str(&format!("  - name: {e}\n"));
@@ -79,7 +81,11 @@ fn exit_codes_follow_the_findings() {
     let d = dir.path();
     write(d, "old/op.yaml", &catalog("stable", &[("stable", V1_V2)]));
     write(d, "grown/op.yaml", &catalog("stable", &[("stable", V1_V3)]));
-    write(d, "cut/op.yaml", &catalog("stable", &[("stable", V2_ALONE)]));
+    write(
+        d,
+        "cut/op.yaml",
+        &catalog("stable", &[("stable", V2_ALONE)]),
+    );
     write(
         d,
         "moved/op.yaml",
@@ -107,16 +113,39 @@ fn exit_codes_follow_the_findings() {
     // A warning fails only with --strict or --fail-on warning.
     let r = olmsat_in(d, &["diff", "both", "moved"], "");
     assert_eq!(r.code, 0, "{}", r.stdout);
-    assert!(r.stdout.contains("warning[default-channel-changed R6] channel fast"), "{}", r.stdout);
-    assert_eq!(olmsat_in(d, &["diff", "both", "moved", "--strict"], "").code, 1);
-    assert_eq!(olmsat_in(d, &["diff", "both", "moved", "--fail-on", "warning"], "").code, 1);
-    assert_eq!(olmsat_in(d, &["diff", "both", "moved", "--fail-on", "error"], "").code, 0);
+    assert!(
+        r.stdout
+            .contains("warning[default-channel-changed R6] channel fast"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(
+        olmsat_in(d, &["diff", "both", "moved", "--strict"], "").code,
+        1
+    );
+    assert_eq!(
+        olmsat_in(d, &["diff", "both", "moved", "--fail-on", "warning"], "").code,
+        1
+    );
+    assert_eq!(
+        olmsat_in(d, &["diff", "both", "moved", "--fail-on", "error"], "").code,
+        0
+    );
 
     // NEW from standard input.
-    let r = olmsat_in(d, &["diff", "old", "-", "-o", "short"], &catalog("stable", &[("stable", V2_ALONE)]));
+    let r = olmsat_in(
+        d,
+        &["diff", "old", "-", "-o", "short"],
+        &catalog("stable", &[("stable", V2_ALONE)]),
+    );
     assert_eq!(r.code, 1);
     assert!(r.stdout.starts_with("old/op.yaml:"), "{}", r.stdout);
-    assert!(r.stdout.contains("error[removed-uncovered R2] package op, channel stable, bundle op.v1: "), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("error[removed-uncovered R2] package op, channel stable, bundle op.v1: "),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]
@@ -132,8 +161,17 @@ fn cannot_answer_exits_2() {
     );
     let r = olmsat_in(d, &["diff", "bad", "old"], "");
     assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("multiple channel heads found in graph: op.v1, op.v2"), "{}", r.stderr);
-    assert!(r.stderr.contains("OLD catalog is invalid (1 error(s)"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("multiple channel heads found in graph: op.v1, op.v2"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("OLD catalog is invalid (1 error(s)"),
+        "{}",
+        r.stderr
+    );
     // NEW invalid is a finding, not a failure to answer.
     let r = olmsat_in(d, &["diff", "old", "bad"], "");
     assert_eq!(r.code, 1);
@@ -142,14 +180,26 @@ fn cannot_answer_exits_2() {
     assert_eq!(olmsat_in(d, &["diff", "old", "missing"], "").code, 2);
     let r = olmsat_in(d, &["diff", "old", "git:HEAD"], "");
     assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("a Git input is written git:REV:PATH"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("a Git input is written git:REV:PATH"),
+        "{}",
+        r.stderr
+    );
     assert_eq!(olmsat_in(d, &["diff", "-", "-"], "").code, 2);
     assert_eq!(olmsat_in(d, &["diff", "old"], "").code, 2);
-    assert_eq!(olmsat_in(d, &["diff", "old", "old", "-o", "sarif"], "").code, 2);
+    assert_eq!(
+        olmsat_in(d, &["diff", "old", "old", "-o", "sarif"], "").code,
+        2
+    );
     // An unknown package is "not found".
     let r = olmsat_in(d, &["diff", "old", "old", "--package", "opp"], "");
     assert_eq!(r.code, 1);
-    assert!(r.stderr.contains("package \"opp\" is in neither catalog; packages: op"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("package \"opp\" is in neither catalog; packages: op"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
@@ -157,7 +207,11 @@ fn json_and_yaml_outputs() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     write(d, "old/op.yaml", &catalog("stable", &[("stable", V1_V2)]));
-    write(d, "cut/op.yaml", &catalog("stable", &[("stable", V2_ALONE)]));
+    write(
+        d,
+        "cut/op.yaml",
+        &catalog("stable", &[("stable", V2_ALONE)]),
+    );
     let r = olmsat_in(d, &["diff", "old", "cut", "-o", "json"], "");
     assert_eq!(r.code, 1);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
@@ -187,7 +241,12 @@ fn json_and_yaml_outputs() {
     assert_eq!(again.stdout, r.stdout, "deterministic");
     let y = olmsat_in(d, &["diff", "old", "cut", "-o", "yaml"], "");
     assert_eq!(y.code, 1);
-    assert!(y.stdout.contains("- rule: removed-uncovered\n") || y.stdout.contains("rule: removed-uncovered"), "{}", y.stdout);
+    assert!(
+        y.stdout.contains("- rule: removed-uncovered\n")
+            || y.stdout.contains("rule: removed-uncovered"),
+        "{}",
+        y.stdout
+    );
     let same = olmsat_in(d, &["diff", "old", "old", "-o", "json"], "");
     assert_eq!(same.code, 0);
     assert_eq!(same.stdout, "{\n  \"packages\": []\n}\n");
@@ -196,12 +255,23 @@ fn json_and_yaml_outputs() {
 /// Run `git` in `dir` (tests only: the product reads repositories itself).
 fn git(dir: &Path, args: &[&str]) {
     let out = Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"])
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@example.com",
+            "-c",
+            "commit.gpgsign=false",
+        ])
         .args(args)
         .current_dir(dir)
         .output()
         .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
@@ -213,18 +283,40 @@ fn git_revisions_as_inputs() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     git(d, &["init", "-q", "-b", "main"]);
-    write(d, "catalogs/v1/op/catalog.yaml", &catalog("stable", &[("stable", V1_V2)]));
+    write(
+        d,
+        "catalogs/v1/op/catalog.yaml",
+        &catalog("stable", &[("stable", V1_V2)]),
+    );
     // Ignored by .indexignore: not a catalog file.
     write(d, "catalogs/v1/.indexignore", "notes.txt\n");
     write(d, "catalogs/v1/notes.txt", "not yaml: [\n");
     git(d, &["add", "-A"]);
     git(d, &["commit", "-q", "-m", "first"]);
-    write(d, "catalogs/v1/op/catalog.yaml", &catalog("stable", &[("stable", V2_ALONE)]));
+    write(
+        d,
+        "catalogs/v1/op/catalog.yaml",
+        &catalog("stable", &[("stable", V2_ALONE)]),
+    );
     git(d, &["commit", "-q", "-am", "drop op.v1"]);
-    write(d, "catalogs/v1/op/catalog.yaml", &catalog("stable", &[("stable", V1_V3)]));
+    write(
+        d,
+        "catalogs/v1/op/catalog.yaml",
+        &catalog("stable", &[("stable", V1_V3)]),
+    );
 
     // Two revisions.
-    let r = olmsat_in(d, &["diff", "git:HEAD~1:catalogs/v1", "git:HEAD:catalogs/v1", "-o", "short"], "");
+    let r = olmsat_in(
+        d,
+        &[
+            "diff",
+            "git:HEAD~1:catalogs/v1",
+            "git:HEAD:catalogs/v1",
+            "-o",
+            "short",
+        ],
+        "",
+    );
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     assert!(
         r.stdout.starts_with("HEAD~1:catalogs/v1/op/catalog.yaml:6: error[removed-uncovered R2] package op, channel stable, bundle op.v1:"),
@@ -237,18 +329,42 @@ fn git_revisions_as_inputs() {
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("entry-added op.v1"), "{}", r.stdout);
     // A single file, and the whole tree.
-    let r = olmsat_in(d, &["diff", "git:HEAD~1:catalogs/v1/op/catalog.yaml", "git:HEAD~1:"], "");
+    let r = olmsat_in(
+        d,
+        &[
+            "diff",
+            "git:HEAD~1:catalogs/v1/op/catalog.yaml",
+            "git:HEAD~1:",
+        ],
+        "",
+    );
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert_eq!(r.stdout, "0 package(s) changed; 0 error(s), 0 warning(s), 0 info\n");
+    assert_eq!(
+        r.stdout,
+        "0 package(s) changed; 0 error(s), 0 warning(s), 0 info\n"
+    );
     // Errors: unknown revision, missing path, no repository.
     let r = olmsat_in(d, &["diff", "git:nope:catalogs/v1", "catalogs/v1"], "");
     assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("unknown revision \"nope\""), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("unknown revision \"nope\""),
+        "{}",
+        r.stderr
+    );
     let r = olmsat_in(d, &["diff", "git:HEAD:catalogs/v9", "catalogs/v1"], "");
     assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("git:HEAD:catalogs/v9: no such path in revision HEAD"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("git:HEAD:catalogs/v9: no such path in revision HEAD"),
+        "{}",
+        r.stderr
+    );
     let outside = tempfile::tempdir().unwrap();
     let r = olmsat_in(outside.path(), &["diff", "git:HEAD:x", "git:HEAD:y"], "");
     assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("no Git repository at or above"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("no Git repository at or above"),
+        "{}",
+        r.stderr
+    );
 }

@@ -22,7 +22,10 @@ fn bench_diff(c: &mut Criterion) {
     let base = corpus().join("fbc/community-operators-prod/catalogs");
     let (old, new) = (base.join("v4.16"), base.join("v4.20"));
     if !old.is_dir() || !new.is_dir() {
-        eprintln!("skipped: no corpus at {} (set OLMSAT_CORPUS)", base.display());
+        eprintln!(
+            "skipped: no corpus at {} (set OLMSAT_CORPUS)",
+            base.display()
+        );
         return;
     }
     let mut g = c.benchmark_group("diff");

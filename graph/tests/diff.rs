@@ -85,11 +85,19 @@ fn load(name: &str, text: &str) -> Loaded {
 }
 
 fn run(old: &str, new: &str) -> Diff {
-    diff(load("old.json", old), load("new.json", new), &Options::default()).expect("OLD is valid")
+    diff(
+        load("old.json", old),
+        load("new.json", new),
+        &Options::default(),
+    )
+    .expect("OLD is valid")
 }
 
 fn stable(old: &str, new: &str) -> Diff {
-    run(&fbc("stable", &[("stable", old)]), &fbc("stable", &[("stable", new)]))
+    run(
+        &fbc("stable", &[("stable", old)]),
+        &fbc("stable", &[("stable", new)]),
+    )
 }
 
 /// Findings as `rule channel/bundle`, in report order.
@@ -182,7 +190,10 @@ fn d4_tail_deleted_edge_dropped() {
 #[test]
 fn d5_new_unlinked_entry() {
     let d = stable("a; b r=a", "a; b r=a; x");
-    assert_eq!(findings(&d), ["new-invalid stable/-", "new-dead-end stable/x"]);
+    assert_eq!(
+        findings(&d),
+        ["new-invalid stable/-", "new-dead-end stable/x"]
+    );
     assert!(detail(&d, "new-invalid").contains("multiple channel heads found in graph: b, x"));
     assert!(d.fails(false));
 }
@@ -245,10 +256,10 @@ fn d11_bundle_image_changed() {
     let chans = [("stable", "a; b r=a")];
     let d = run(
         &fbc("stable", &chans),
-        &fbc_with("stable", &chans, &[("b", "quay.io/op/bundle@sha256:1111")]),
+        &fbc_with("stable", &chans, &[("b", "quay.io/op/bundle@sha256:1111111111111111111111111111111111111111111111111111111111111111")]),
     );
     assert_eq!(findings(&d), ["bundle-changed -/b"]);
-    assert!(detail(&d, "bundle-changed").contains("image quay.io/op/bundle:b -> quay.io/op/bundle@sha256:1111"));
+    assert!(detail(&d, "bundle-changed").contains("image quay.io/op/bundle:b -> quay.io/op/bundle@sha256:1111111111111111111111111111111111111111111111111111111111111111"));
     assert!(changes(&d).is_empty());
     assert!(!d.fails(true));
 }
@@ -276,7 +287,10 @@ fn r8_valid_catalog_but_olm_stuck() {
     let text = detail(&d, "olm-stuck");
     assert!(text.contains("in OLD (a -> b -> c)"), "{text}");
     assert!(text.contains("stops short of f in NEW (a)"), "{text}");
-    assert!(text.contains("e (skips a) is never offered: skipped by f"), "{text}");
+    assert!(
+        text.contains("e (skips a) is never offered: skipped by f"),
+        "{text}"
+    );
     assert!(d.fails(false));
 }
 
@@ -287,7 +301,10 @@ fn r8_with_new_invalid() {
     let d = stable("a; b r=a; c r=b", "a; b r=a; c r=b; e r=c s=b");
     let got = findings(&d);
     assert!(got.contains(&"olm-stuck stable/a".to_owned()), "{got:?}");
-    assert!(got.iter().any(|f| f.starts_with("new-invalid stable/")), "{got:?}");
+    assert!(
+        got.iter().any(|f| f.starts_with("new-invalid stable/")),
+        "{got:?}"
+    );
     assert!(detail(&d, "olm-stuck").contains("b (replaces a) is never offered: skipped by e"));
 }
 
@@ -302,14 +319,22 @@ fn r8_deleted_bundle_upgrades_by_name() {
     // With the edge to a on an entry OLM never offers (f skips e), the
     // deleted a is stuck under OLM although the graph still has an edge.
     let d = stable("a; b r=a; c r=b", "b; c r=b; e s=a; f r=c s=e");
-    assert!(findings(&d).contains(&"olm-stuck stable/a".to_owned()), "{:?}", findings(&d));
+    assert!(
+        findings(&d).contains(&"olm-stuck stable/a".to_owned()),
+        "{:?}",
+        findings(&d)
+    );
     assert!(findings(&d).contains(&"removed-covered stable/a".to_owned()));
 }
 
 #[test]
 fn r8_not_evaluated_with_several_heads() {
     let d = stable("a; b r=a; c r=b", "a; b r=a; c r=b; e r=c s=b; x");
-    assert!(!findings(&d).iter().any(|f| f.starts_with("olm-stuck")), "{:?}", findings(&d));
+    assert!(
+        !findings(&d).iter().any(|f| f.starts_with("olm-stuck")),
+        "{:?}",
+        findings(&d)
+    );
 }
 
 #[test]
@@ -322,7 +347,10 @@ fn r9_path_longer() {
         ["edge-shrink stable/a", "path-longer stable/a"]
     );
     let text = detail(&d, "path-longer");
-    assert!(text.contains("2 step(s) from a to the head in NEW (a -> b -> c), 1 in OLD (a -> c)"), "{text}");
+    assert!(
+        text.contains("2 step(s) from a to the head in NEW (a -> b -> c), 1 in OLD (a -> c)"),
+        "{text}"
+    );
     assert!(
         changes(&d).contains(&"skips-removed stable/c a->-".to_owned()),
         "{:?}",
@@ -333,7 +361,10 @@ fn r9_path_longer() {
 
 #[test]
 fn identical_catalogs_give_an_empty_diff() {
-    let c = fbc("stable", &[("fast", "b; c r=b"), ("stable", "a; b r=a; c r=b s=a")]);
+    let c = fbc(
+        "stable",
+        &[("fast", "b; c r=b"), ("stable", "a; b r=a; c r=b s=a")],
+    );
     let d = run(&c, &c);
     assert!(d.is_empty(), "{d:?}");
 }
@@ -341,9 +372,17 @@ fn identical_catalogs_give_an_empty_diff() {
 #[test]
 fn old_invalid_is_refused() {
     let old = fbc("stable", &[("stable", "a; b")]);
-    let err = diff(load("old.json", &old), load("new.json", &old), &Options::default())
-        .expect_err("OLD has two heads");
-    assert!(err.to_string().starts_with("OLD catalog is invalid (1 error(s)"), "{err}");
+    let err = diff(
+        load("old.json", &old),
+        load("new.json", &old),
+        &Options::default(),
+    )
+    .expect_err("OLD has two heads");
+    assert!(
+        err.to_string()
+            .starts_with("OLD catalog is invalid (1 error(s)"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -369,14 +408,20 @@ fn unknown_package_is_named() {
         },
     )
     .expect_err("no such package");
-    assert_eq!(err.to_string(), "package \"opp\" is in neither catalog; packages: op");
+    assert_eq!(
+        err.to_string(),
+        "package \"opp\" is in neither catalog; packages: op"
+    );
 }
 
 #[test]
 fn renderings_are_deterministic_and_complete() {
     let d = stable("a; b r=a; c r=b", "a; c r=b");
     let json = serde_json::to_string_pretty(&report::json(&d)).unwrap();
-    assert_eq!(json, serde_json::to_string_pretty(&report::json(&d)).unwrap());
+    assert_eq!(
+        json,
+        serde_json::to_string_pretty(&report::json(&d)).unwrap()
+    );
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     let f = &v["packages"][0]["findings"][0];
     assert_eq!(f["rule"], "new-invalid");
@@ -385,14 +430,22 @@ fn renderings_are_deterministic_and_complete() {
     assert_eq!(f["file"], "new.json");
     let text = report::text(&d);
     assert!(text.starts_with("package op\n  changes:\n"), "{text}");
-    assert!(text.ends_with("1 package(s) changed; 3 error(s), 0 warning(s), 1 info\n"), "{text}");
+    assert!(
+        text.ends_with("1 package(s) changed; 3 error(s), 0 warning(s), 1 info\n"),
+        "{text}"
+    );
     // Errors come before information in the text.
     let err = text.find("error[stranded R1]").unwrap();
     let info = text.find("info[removed-covered R2]").unwrap();
     assert!(err < info);
     let short = report::short(&d);
     assert_eq!(short.lines().count(), 4);
-    assert!(short.lines().all(|l| l.starts_with("new.json:") || l.starts_with("old.json:")), "{short}");
+    assert!(
+        short
+            .lines()
+            .all(|l| l.starts_with("new.json:") || l.starts_with("old.json:")),
+        "{short}"
+    );
     let yaml = report::yaml(&d);
     assert!(yaml.contains("rule: new-invalid"), "{yaml}");
 }

@@ -28,7 +28,10 @@ fn common(base: &std::path::Path) -> Vec<String> {
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect()
     };
-    names("v4.16").intersection(&names("v4.20")).cloned().collect()
+    names("v4.16")
+        .intersection(&names("v4.20"))
+        .cloned()
+        .collect()
 }
 
 /// One package's diff as a snapshot: change counts by kind, then the

@@ -23,7 +23,12 @@ fn spec() -> impl Strategy<Value = Spec> {
     (1usize..9)
         .prop_flat_map(|n| {
             let skips = (0..n)
-                .map(|i| proptest::sample::subsequence((0..i.saturating_sub(1)).collect::<Vec<_>>(), 0..=i.saturating_sub(1)))
+                .map(|i| {
+                    proptest::sample::subsequence(
+                        (0..i.saturating_sub(1)).collect::<Vec<_>>(),
+                        0..=i.saturating_sub(1),
+                    )
+                })
                 .collect::<Vec<_>>();
             (skips, any::<bool>())
         })
@@ -45,7 +50,11 @@ fn bundle(name: &str, version: &str) -> String {
 /// With `new_head`, an entry `op.v2.0.0` replacing the head is added.
 fn catalog(spec: &Spec, new_head: bool) -> String {
     let n = spec.skips.len();
-    let mut skips: Vec<BTreeSet<usize>> = spec.skips.iter().map(|s| s.iter().copied().collect()).collect();
+    let mut skips: Vec<BTreeSet<usize>> = spec
+        .skips
+        .iter()
+        .map(|s| s.iter().copied().collect())
+        .collect();
     let skipped: BTreeSet<usize> = skips.iter().flatten().copied().collect();
     // The chain from the head stops above the first skipped entry.
     let mut stop = 0;
@@ -68,7 +77,10 @@ fn catalog(spec: &Spec, new_head: bool) -> String {
             e.push_str(&format!(",\"replaces\":\"{}\"", name(i - 1)));
         }
         if !skips[i].is_empty() {
-            let list: Vec<String> = skips[i].iter().map(|&j| format!("\"{}\"", name(j))).collect();
+            let list: Vec<String> = skips[i]
+                .iter()
+                .map(|&j| format!("\"{}\"", name(j)))
+                .collect();
             e.push_str(&format!(",\"skips\":[{}]", list.join(",")));
         }
         if i == n - 1 && spec.head_range {
@@ -78,9 +90,14 @@ fn catalog(spec: &Spec, new_head: bool) -> String {
         entries.push(e);
     }
     if new_head {
-        entries.push(format!("{{\"name\":\"op.v2.0.0\",\"replaces\":\"{}\"}}", name(n - 1)));
+        entries.push(format!(
+            "{{\"name\":\"op.v2.0.0\",\"replaces\":\"{}\"}}",
+            name(n - 1)
+        ));
     }
-    let mut out = String::from("{\"schema\":\"olm.package\",\"name\":\"op\",\"defaultChannel\":\"stable\"}\n");
+    let mut out = String::from(
+        "{\"schema\":\"olm.package\",\"name\":\"op\",\"defaultChannel\":\"stable\"}\n",
+    );
     out.push_str(&format!(
         "{{\"schema\":\"olm.channel\",\"package\":\"op\",\"name\":\"stable\",\"entries\":[{}]}}\n",
         entries.join(",")
@@ -95,12 +112,21 @@ fn catalog(spec: &Spec, new_head: bool) -> String {
 }
 
 fn kinds(d: &Diff) -> Vec<ChangeKind> {
-    let mut k: Vec<ChangeKind> = d.packages.iter().flat_map(|p| &p.changes).map(|c| c.kind).collect();
+    let mut k: Vec<ChangeKind> = d
+        .packages
+        .iter()
+        .flat_map(|p| &p.changes)
+        .map(|c| c.kind)
+        .collect();
     k.sort();
     k
 }
 
-const NEW_HEAD: [ChangeKind; 3] = [ChangeKind::HeadChanged, ChangeKind::EntryAdded, ChangeKind::BundleAdded];
+const NEW_HEAD: [ChangeKind; 3] = [
+    ChangeKind::HeadChanged,
+    ChangeKind::EntryAdded,
+    ChangeKind::BundleAdded,
+];
 
 fn sorted(mut k: Vec<ChangeKind>) -> Vec<ChangeKind> {
     k.sort();
@@ -168,8 +194,17 @@ fn corpus_catalogs_compared_with_themselves_are_empty() {
         match diff(loaded(&dir), loaded(&dir), &Options::default()) {
             Ok(d) => {
                 // NEW's own validation errors are the only findings there can be.
-                assert!(d.packages.iter().all(|p| p.changes.is_empty()), "{}: {:?}", dir.display(), d);
-                assert!(d.all_findings().all(|f| f.rule.name() == "new-invalid"), "{}", dir.display());
+                assert!(
+                    d.packages.iter().all(|p| p.changes.is_empty()),
+                    "{}: {:?}",
+                    dir.display(),
+                    d
+                );
+                assert!(
+                    d.all_findings().all(|f| f.rule.name() == "new-invalid"),
+                    "{}",
+                    dir.display()
+                );
             }
             Err(_) => assert!(!report.passed(), "{}", dir.display()),
         }
@@ -189,7 +224,12 @@ fn corpus_new_head_is_three_changes() {
         }
         let model: Model = model;
         for p in &model.packages {
-            let top = p.bundles.iter().filter_map(|b| b.version.as_ref()).max().cloned();
+            let top = p
+                .bundles
+                .iter()
+                .filter_map(|b| b.version.as_ref())
+                .max()
+                .cloned();
             let Some(mut v) = top else { continue };
             v = semver::Version::new(v.major + 1000, 0, 0);
             for ch in &p.channels {
@@ -223,8 +263,24 @@ fn corpus_new_head_is_three_changes() {
                 let more = load_bytes("extra.json", extra.as_bytes());
                 new.config.merge(more.config);
                 let d = diff(loaded(&dir), new, &Options::default()).expect("valid OLD");
-                assert_eq!(kinds(&d), sorted(NEW_HEAD.to_vec()), "{} {} {}: {:?}", dir.display(), p.name, ch.name, d);
-                assert_eq!(d.all_findings().count(), 0, "{} {} {}: {:?}", dir.display(), p.name, ch.name, d);
+                assert_eq!(
+                    kinds(&d),
+                    sorted(NEW_HEAD.to_vec()),
+                    "{} {} {}: {:?}",
+                    dir.display(),
+                    p.name,
+                    ch.name,
+                    d
+                );
+                assert_eq!(
+                    d.all_findings().count(),
+                    0,
+                    "{} {} {}: {:?}",
+                    dir.display(),
+                    p.name,
+                    ch.name,
+                    d
+                );
                 checked += 1;
             }
         }
@@ -234,6 +290,8 @@ fn corpus_new_head_is_three_changes() {
 
 /// `loaded` without the channel blob `channel` of `package`.
 fn without_channel(mut l: Loaded, package: &str, channel: &str) -> Loaded {
-    l.config.channels.retain(|c| !(c.package == package && c.name == channel));
+    l.config
+        .channels
+        .retain(|c| !(c.package == package && c.name == channel));
     l
 }

@@ -20,8 +20,13 @@ pub(crate) fn difference(old: &Bundle, new: &Bundle) -> Option<String> {
         what.push(format!("image {} -> {}", old.image, new.image));
     }
     if old.version != new.version {
-        let show = |v: &Option<semver::Version>| v.as_ref().map_or("none".to_owned(), ToString::to_string);
-        what.push(format!("version {} -> {}", show(&old.version), show(&new.version)));
+        let show =
+            |v: &Option<semver::Version>| v.as_ref().map_or("none".to_owned(), ToString::to_string);
+        what.push(format!(
+            "version {} -> {}",
+            show(&old.version),
+            show(&new.version)
+        ));
     }
     if old.release != new.release {
         what.push("release".to_owned());

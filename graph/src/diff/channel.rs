@@ -176,7 +176,12 @@ impl<'m> View<'m> {
 
     /// Why OLM v0 stops where `path` ends: the entry the graph leads to that
     /// OLM does not offer, and why; or that nothing upgrades from there.
-    pub fn blocking(&self, from: &str, version: Option<&semver::Version>, path: &OlmPath<'_>) -> String {
+    pub fn blocking(
+        &self,
+        from: &str,
+        version: Option<&semver::Version>,
+        path: &OlmPath<'_>,
+    ) -> String {
         use crate::upgrade::OlmEnd;
         let (last_name, start) = match path.steps.last() {
             Some(s) => (self.name(s.to), Start::node(&self.graph, s.to)),

@@ -13,8 +13,8 @@
 //! - [`mod@report`]: JSON, YAML, text and one-line renderings.
 
 mod bundle;
-mod channel;
 pub mod change;
+mod channel;
 pub mod finding;
 mod package;
 pub mod report;

@@ -108,10 +108,14 @@ fn both(
             let nb = n.bundle(&ob.name)?;
             let what = bundle::difference(ob, nb)?;
             Some(
-                Finding::new(Rule::BundleChanged, name, format!("{} changed: {what}", ob.name))
-                    .bundle(&ob.name)
-                    .old_at(&ob.location)
-                    .new_at(&nb.location),
+                Finding::new(
+                    Rule::BundleChanged,
+                    name,
+                    format!("{} changed: {what}", ob.name),
+                )
+                .bundle(&ob.name)
+                .old_at(&ob.location)
+                .new_at(&nb.location),
             )
         })
         .collect();
@@ -126,9 +130,10 @@ fn both(
                         Rule::ChannelRemoved,
                         name,
                         format!(
-                            "channel {} with {} entries was removed: subscriptions to it can no longer upgrade",
+                            "channel {} with {} {} was removed: subscriptions to it can no longer upgrade",
                             oc.name,
-                            oc.entries.len()
+                            oc.entries.len(),
+                            if oc.entries.len() == 1 { "entry" } else { "entries" }
                         ),
                     )
                     .channel(&oc.name)
@@ -232,7 +237,9 @@ fn channel(
             continue;
         };
         if a.replaces != b.replaces {
-            let mut ch = Change::new(ChangeKind::ReplacesChanged).channel(c).bundle(x);
+            let mut ch = Change::new(ChangeKind::ReplacesChanged)
+                .channel(c)
+                .bundle(x);
             if let Some(r) = &a.replaces {
                 ch = ch.old(r);
             }
@@ -246,7 +253,12 @@ fn channel(
             b.skips.iter().map(String::as_str).collect(),
         );
         for s in sa.difference(&sb) {
-            changes.push(Change::new(ChangeKind::SkipsRemoved).channel(c).bundle(x).old(*s));
+            changes.push(
+                Change::new(ChangeKind::SkipsRemoved)
+                    .channel(c)
+                    .bundle(x)
+                    .old(*s),
+            );
         }
         for s in sb.difference(&sa) {
             changes.push(
@@ -257,7 +269,9 @@ fn channel(
             );
         }
         if a.skip_range != b.skip_range {
-            let mut ch = Change::new(ChangeKind::SkipRangeChanged).channel(c).bundle(x);
+            let mut ch = Change::new(ChangeKind::SkipRangeChanged)
+                .channel(c)
+                .bundle(x);
             if let Some(r) = &a.skip_range {
                 ch = ch.old(r);
             }

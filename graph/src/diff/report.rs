@@ -129,7 +129,11 @@ pub fn json(diff: &Diff) -> JsonDiff<'_> {
                 findings: p.findings.iter().map(|f| json_finding(f, false)).collect(),
             })
             .collect(),
-        findings: diff.findings.iter().map(|f| json_finding(f, true)).collect(),
+        findings: diff
+            .findings
+            .iter()
+            .map(|f| json_finding(f, true))
+            .collect(),
     }
 }
 

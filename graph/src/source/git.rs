@@ -111,9 +111,7 @@ pub fn load(dir: &Path, rev: &str, path: &str) -> Result<Loaded, GitError> {
                 rev: rev.to_owned(),
                 path: path.to_owned(),
             })?;
-        let object = entry
-            .object()
-            .map_err(|e| read_err(path.to_owned(), &e))?;
+        let object = entry.object().map_err(|e| read_err(path.to_owned(), &e))?;
         if entry.mode().is_tree() {
             let sub = object
                 .try_into_tree()
