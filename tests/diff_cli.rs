@@ -231,8 +231,8 @@ fn json_and_yaml_outputs() {
                 "bundle": "op.v1",
                 "detail": "op.v1 (1.1.0) was removed from the channel and no entry of NEW replaces it, skips it or has a skipRange containing its version: users on it cannot upgrade",
                 "file": "old/op.yaml",
-                "line": 6,
-                "evidence": {"old": {"file": "old/op.yaml", "line": 6}}
+                "line": 10,
+                "evidence": {"old": {"file": "old/op.yaml", "line": 10}}
             }]
         }]
     });
@@ -319,7 +319,7 @@ fn git_revisions_as_inputs() {
     );
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     assert!(
-        r.stdout.starts_with("HEAD~1:catalogs/v1/op/catalog.yaml:6: error[removed-uncovered R2] package op, channel stable, bundle op.v1:"),
+        r.stdout.starts_with("HEAD~1:catalogs/v1/op/catalog.yaml:10: error[removed-uncovered R2] package op, channel stable, bundle op.v1:"),
         "{}",
         r.stdout
     );
