@@ -71,16 +71,13 @@ fn catalog(spec: &Spec, new_head: bool) -> String {
         }
     }
     let mut entries = Vec::new();
-    for i in 0..n {
+    for (i, skip) in skips.iter().enumerate() {
         let mut e = format!("{{\"name\":\"{}\"", name(i));
         if i > 0 {
             e.push_str(&format!(",\"replaces\":\"{}\"", name(i - 1)));
         }
-        if !skips[i].is_empty() {
-            let list: Vec<String> = skips[i]
-                .iter()
-                .map(|&j| format!("\"{}\"", name(j)))
-                .collect();
+        if !skip.is_empty() {
+            let list: Vec<String> = skip.iter().map(|&j| format!("\"{}\"", name(j))).collect();
             e.push_str(&format!(",\"skips\":[{}]", list.join(",")));
         }
         if i == n - 1 && spec.head_range {

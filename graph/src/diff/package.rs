@@ -91,9 +91,8 @@ fn both(
     deprecations(o, n, changes);
     // Bundles, catalog-wide.
     for b in &o.bundles {
-        match n.bundle(&b.name) {
-            None => changes.push(Change::new(ChangeKind::BundleRemoved).bundle(&b.name)),
-            Some(_) => {}
+        if n.bundle(&b.name).is_none() {
+            changes.push(Change::new(ChangeKind::BundleRemoved).bundle(&b.name));
         }
     }
     for b in &n.bundles {

@@ -170,7 +170,7 @@ fn collect(
             if mode.is_tree() {
                 let sub = entry
                     .object()
-                    .and_then(|o| o.try_into_tree().map_err(Into::into))
+                    .and_then(|o| o.try_into_tree())
                     .map_err(|e| (rel.clone(), e))?;
                 stack.push((sub, rel));
             } else if mode.is_blob() {
