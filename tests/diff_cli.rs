@@ -37,7 +37,10 @@ fn olmsat_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
 
 /// Package `op`, default channel `default`, channels of `(name, [(entry, replaces)])`;
 /// a bundle per entry with version `1.<n>.0` for entry `op.v<n>`.
-fn catalog(default: &str, channels: &[(&str, &[(&str, Option<&str>)])]) -> String {
+/// A channel's entries: (name, replaces).
+type Entries<'a> = &'a [(&'a str, Option<&'a str>)];
+
+fn catalog(default: &str, channels: &[(&str, Entries<'_>)]) -> String {
     let mut out = format!("---\nschema: olm.package\nname: op\ndefaultChannel: {default}\n");
     let mut bundles = std::collections::BTreeSet::new();
     for (name, entries) in channels {
