@@ -85,6 +85,8 @@ pub enum Command {
     /// and the path OLM v1 takes, side by side, where they differ, and the
     /// bundles OLM v1 refuses (dependencies). Exit code 1 when some paths differ.
     CompareOlm(CompareOlmArgs),
+    /// Compare two catalogs: what the change does to users' upgrade paths.
+    Diff(crate::cmd::diff::Args),
     /// Render a catalog template (basic, semver, substitutes) as
     /// `opm alpha render-template` does, offline: bundle images are looked up in
     /// the `--bundles-from` sources. The catalog is validated afterwards.
@@ -148,6 +150,7 @@ impl Command {
             | Command::Catalog { .. }
             | Command::Completions(_)
             | Command::Man
+            | Command::Diff(_)
             | Command::RenderTemplate(_)
             | Command::ConvertTemplate(_) => Vec::new(),
         }

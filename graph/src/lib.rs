@@ -53,6 +53,8 @@ pub mod cel_limits;
 #[doc(hidden)]
 pub mod declcfg;
 #[doc(hidden)]
+pub mod diff;
+#[doc(hidden)]
 pub mod export;
 #[doc(hidden)]
 pub mod limits;
@@ -68,6 +70,8 @@ pub mod property;
 pub mod rawjson;
 #[doc(hidden)]
 pub mod semver;
+#[doc(hidden)]
+pub mod source;
 #[doc(hidden)]
 pub mod stream;
 #[doc(hidden)]

@@ -3,6 +3,7 @@
 pub mod bundle;
 pub mod catalog;
 pub mod compare;
+pub mod diff;
 pub mod graph;
 pub mod list;
 pub mod path;
@@ -42,6 +43,7 @@ pub fn run(command: &Command) -> Outcome {
         },
         Command::Completions(args) => shell::completions(args),
         Command::Man => shell::man(),
+        Command::Diff(args) => diff::run(args).map(Finished::new),
         Command::CompareOlm(a) => {
             compare::run(&a.path, a.package.as_deref(), a.only_differences, a.output)
                 .map(Finished::new)

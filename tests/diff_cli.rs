@@ -1,0 +1,373 @@
+//! `olmsat diff` as a process: exit codes, output formats, standard input and
+//! `git:REV:PATH` inputs (from temporary repositories built here).
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use std::io::Write;
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn olmsat_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_olmsat"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("olmsat runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("stdin written");
+    let out = child.wait_with_output().expect("olmsat ends");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Package `op`, default channel `default`, channels of `(name, [(entry, replaces)])`;
+/// a bundle per entry with version `1.<n>.0` for entry `op.v<n>`.
+/// A channel's entries: (name, replaces).
+type Entries<'a> = &'a [(&'a str, Option<&'a str>)];
+
+fn catalog(default: &str, channels: &[(&str, Entries<'_>)]) -> String {
+    let mut out = format!("---\nschema: olm.package\nname: op\ndefaultChannel: {default}\n");
+    let mut bundles = std::collections::BTreeSet::new();
+    for (name, entries) in channels {
+        out.push_str(&format!(
+            "---\nschema: olm.channel\npackage: op\nname: {name}\nentries:\n"
+        ));
+        for (e, r) in *entries {
+            bundles.insert(*e);
+            out.push_str(&format!("  - name: {e}\n"));
+            if let Some(r) = r {
+                out.push_str(&format!("    replaces: {r}\n"));
+            }
+        }
+    }
+    for b in bundles {
+        let minor = b.trim_start_matches("op.v");
+        out.push_str(&format!(
+            "---\nschema: olm.bundle\npackage: op\nname: {b}\nimage: quay.io/op/bundle:{minor}\nproperties:\n  - type: olm.package\n    value:\n      packageName: op\n      version: 1.{minor}.0\n"
+        ));
+    }
+    out
+}
+
+const V1_V2: &[(&str, Option<&str>)] = &[("op.v1", None), ("op.v2", Some("op.v1"))];
+const V1_V3: &[(&str, Option<&str>)] = &[
+    ("op.v1", None),
+    ("op.v2", Some("op.v1")),
+    ("op.v3", Some("op.v2")),
+];
+const V2_ALONE: &[(&str, Option<&str>)] = &[("op.v2", None)];
+
+fn write(dir: &Path, rel: &str, text: &str) {
+    let p = dir.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+#[test]
+fn exit_codes_follow_the_findings() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "old/op.yaml", &catalog("stable", &[("stable", V1_V2)]));
+    write(d, "grown/op.yaml", &catalog("stable", &[("stable", V1_V3)]));
+    write(
+        d,
+        "cut/op.yaml",
+        &catalog("stable", &[("stable", V2_ALONE)]),
+    );
+    write(
+        d,
+        "moved/op.yaml",
+        &catalog("fast", &[("fast", V1_V2), ("stable", V1_V2)]),
+    );
+    write(
+        d,
+        "both/op.yaml",
+        &catalog("stable", &[("fast", V1_V2), ("stable", V1_V2)]),
+    );
+
+    let r = olmsat_in(d, &["diff", "old", "grown"], "");
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.stdout,
+        "package op\n  changes:\n    bundle-added op.v3\n    channel stable: head-changed: op.v2 (1.2.0) -> op.v3 (1.3.0)\n    channel stable: entry-added op.v3\n0 package(s) changed; 0 error(s), 0 warning(s), 0 info\n"
+            .replace("0 package(s)", "1 package(s)")
+    );
+
+    let r = olmsat_in(d, &["diff", "old", "cut"], "");
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(r.stdout.contains("error[removed-uncovered R2] channel stable, bundle op.v1: op.v1 (1.1.0) was removed from the channel"), "{}", r.stdout);
+    assert!(r.stdout.contains("OLD old/op.yaml:"), "{}", r.stdout);
+
+    // A warning fails only with --strict or --fail-on warning.
+    let r = olmsat_in(d, &["diff", "both", "moved"], "");
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("warning[default-channel-changed R6] channel fast"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(
+        olmsat_in(d, &["diff", "both", "moved", "--strict"], "").code,
+        1
+    );
+    assert_eq!(
+        olmsat_in(d, &["diff", "both", "moved", "--fail-on", "warning"], "").code,
+        1
+    );
+    assert_eq!(
+        olmsat_in(d, &["diff", "both", "moved", "--fail-on", "error"], "").code,
+        0
+    );
+
+    // NEW from standard input.
+    let r = olmsat_in(
+        d,
+        &["diff", "old", "-", "-o", "short"],
+        &catalog("stable", &[("stable", V2_ALONE)]),
+    );
+    assert_eq!(r.code, 1);
+    assert!(r.stdout.starts_with("old/op.yaml:"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("error[removed-uncovered R2] package op, channel stable, bundle op.v1: "),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn cannot_answer_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "old/op.yaml", &catalog("stable", &[("stable", V1_V2)]));
+    // OLD invalid (two heads).
+    write(
+        d,
+        "bad/op.yaml",
+        &catalog("stable", &[("stable", &[("op.v1", None), ("op.v2", None)])]),
+    );
+    let r = olmsat_in(d, &["diff", "bad", "old"], "");
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains("multiple channel heads found in graph: op.v1, op.v2"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("OLD catalog is invalid (1 error(s)"),
+        "{}",
+        r.stderr
+    );
+    // NEW invalid is a finding, not a failure to answer.
+    let r = olmsat_in(d, &["diff", "old", "bad"], "");
+    assert_eq!(r.code, 1);
+    assert!(r.stdout.contains("error[new-invalid R0]"), "{}", r.stdout);
+    // Unreadable input, malformed Git input, both on standard input, usage.
+    assert_eq!(olmsat_in(d, &["diff", "old", "missing"], "").code, 2);
+    let r = olmsat_in(d, &["diff", "old", "git:HEAD"], "");
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("a Git input is written git:REV:PATH"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(olmsat_in(d, &["diff", "-", "-"], "").code, 2);
+    assert_eq!(olmsat_in(d, &["diff", "old"], "").code, 2);
+    assert_eq!(
+        olmsat_in(d, &["diff", "old", "old", "-o", "sarif"], "").code,
+        2
+    );
+    // An unknown package is "not found".
+    let r = olmsat_in(d, &["diff", "old", "old", "--package", "opp"], "");
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr
+            .contains("package \"opp\" is in neither catalog; packages: op"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn json_and_yaml_outputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "old/op.yaml", &catalog("stable", &[("stable", V1_V2)]));
+    write(
+        d,
+        "cut/op.yaml",
+        &catalog("stable", &[("stable", V2_ALONE)]),
+    );
+    let r = olmsat_in(d, &["diff", "old", "cut", "-o", "json"], "");
+    assert_eq!(r.code, 1);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let expected = serde_json::json!({
+        "packages": [{
+            "name": "op",
+            "changes": [
+                {"kind": "bundle-removed", "bundle": "op.v1"},
+                {"kind": "entry-removed", "channel": "stable", "bundle": "op.v1"},
+                {"kind": "replaces-changed", "channel": "stable", "bundle": "op.v2", "old": "op.v1"}
+            ],
+            "findings": [{
+                "rule": "removed-uncovered",
+                "code": "R2",
+                "severity": "error",
+                "channel": "stable",
+                "bundle": "op.v1",
+                "detail": "op.v1 (1.1.0) was removed from the channel and no entry of NEW replaces it, skips it or has a skipRange containing its version: users on it cannot upgrade",
+                "file": "old/op.yaml",
+                "line": 10,
+                "evidence": {"old": {"file": "old/op.yaml", "line": 10}}
+            }]
+        }]
+    });
+    assert_eq!(v, expected, "{}", r.stdout);
+    let again = olmsat_in(d, &["diff", "old", "cut", "-o", "json"], "");
+    assert_eq!(again.stdout, r.stdout, "deterministic");
+    let y = olmsat_in(d, &["diff", "old", "cut", "-o", "yaml"], "");
+    assert_eq!(y.code, 1);
+    assert!(
+        y.stdout.contains("- rule: removed-uncovered\n")
+            || y.stdout.contains("rule: removed-uncovered"),
+        "{}",
+        y.stdout
+    );
+    let same = olmsat_in(d, &["diff", "old", "old", "-o", "json"], "");
+    assert_eq!(same.code, 0);
+    assert_eq!(same.stdout, "{\n  \"packages\": []\n}\n");
+}
+
+/// Run `git` in `dir` (tests only: the product reads repositories itself).
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@example.com",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn git_revisions_as_inputs() {
+    if Command::new("git").arg("--version").output().is_err() {
+        println!("skipped: no git command to build the test repository");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    git(d, &["init", "-q", "-b", "main"]);
+    write(
+        d,
+        "catalogs/v1/op/catalog.yaml",
+        &catalog("stable", &[("stable", V1_V2)]),
+    );
+    // Ignored by .indexignore: not a catalog file.
+    write(d, "catalogs/v1/.indexignore", "notes.txt\n");
+    write(d, "catalogs/v1/notes.txt", "not yaml: [\n");
+    git(d, &["add", "-A"]);
+    git(d, &["commit", "-q", "-m", "first"]);
+    write(
+        d,
+        "catalogs/v1/op/catalog.yaml",
+        &catalog("stable", &[("stable", V2_ALONE)]),
+    );
+    git(d, &["commit", "-q", "-am", "drop op.v1"]);
+    write(
+        d,
+        "catalogs/v1/op/catalog.yaml",
+        &catalog("stable", &[("stable", V1_V3)]),
+    );
+
+    // Two revisions.
+    let r = olmsat_in(
+        d,
+        &[
+            "diff",
+            "git:HEAD~1:catalogs/v1",
+            "git:HEAD:catalogs/v1",
+            "-o",
+            "short",
+        ],
+        "",
+    );
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.starts_with("HEAD~1:catalogs/v1/op/catalog.yaml:10: error[removed-uncovered R2] package op, channel stable, bundle op.v1:"),
+        "{}",
+        r.stdout
+    );
+    // A revision against the working tree, from a subdirectory.
+    let sub = d.join("catalogs");
+    let r = olmsat_in(&sub, &["diff", "git:main:catalogs/v1", "v1"], "");
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("entry-added op.v1"), "{}", r.stdout);
+    // A single file, and the whole tree.
+    let r = olmsat_in(
+        d,
+        &[
+            "diff",
+            "git:HEAD~1:catalogs/v1/op/catalog.yaml",
+            "git:HEAD~1:",
+        ],
+        "",
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.stdout,
+        "0 package(s) changed; 0 error(s), 0 warning(s), 0 info\n"
+    );
+    // Errors: unknown revision, missing path, no repository.
+    let r = olmsat_in(d, &["diff", "git:nope:catalogs/v1", "catalogs/v1"], "");
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("unknown revision \"nope\""),
+        "{}",
+        r.stderr
+    );
+    let r = olmsat_in(d, &["diff", "git:HEAD:catalogs/v9", "catalogs/v1"], "");
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains("git:HEAD:catalogs/v9: no such path in revision HEAD"),
+        "{}",
+        r.stderr
+    );
+    let outside = tempfile::tempdir().unwrap();
+    let r = olmsat_in(outside.path(), &["diff", "git:HEAD:x", "git:HEAD:y"], "");
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("no Git repository at or above"),
+        "{}",
+        r.stderr
+    );
+}
