@@ -25,6 +25,7 @@ pub mod name_index;
 pub mod property;
 pub mod range;
 pub mod rawjson;
+pub mod report;
 pub mod suggest;
 pub mod synthetic;
 pub mod upgrade;

@@ -17,7 +17,7 @@ use crate::chain::{self, ChainAnalysis};
 use crate::declcfg::{
     schema, ChannelEntry, DeclarativeConfig, Deprecation, Icon, Property, RelatedImage,
 };
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Rule};
 use crate::load::blob::BundleReading;
 use crate::location::Location;
 use crate::name_index::NameIndex;
@@ -221,26 +221,32 @@ impl Model {
         for p in cfg.packages {
             if p.name.is_empty() {
                 diags.push(
-                    Diagnostic::error("config contains package with no name").at(&p.location),
+                    Diagnostic::new(
+                        Rule::PackageNameMissing,
+                        "config contains package with no name",
+                    )
+                    .at(&p.location),
                 );
                 continue;
             }
             if pkgs.contains_key(&p.name) {
                 diags.push(
-                    Diagnostic::error(format!("duplicate package {:?}", p.name))
-                        .at(&p.location)
-                        .package(&p.name),
+                    Diagnostic::new(
+                        Rule::DuplicatePackage,
+                        format!("duplicate package {:?}", p.name),
+                    )
+                    .at(&p.location)
+                    .package(&p.name),
                 );
                 continue;
             }
             let errs = dns1123_label_errors(&p.name);
             if !errs.is_empty() {
                 diags.push(
-                    Diagnostic::error(format!(
-                        "invalid package name {:?}: [{}]",
-                        p.name,
-                        errs.join(", ")
-                    ))
+                    Diagnostic::new(
+                        Rule::InvalidPackageName,
+                        format!("invalid package name {:?}: [{}]", p.name, errs.join(", ")),
+                    )
                     .at(&p.location)
                     .package(&p.name),
                 );
@@ -281,10 +287,10 @@ impl Model {
         for (c, mut chain) in cfg.channels.into_iter().zip(analyses) {
             if !pkgs.contains_key(&c.package) {
                 diags.push(
-                    Diagnostic::error(format!(
-                        "unknown package {:?} for channel {:?}",
-                        c.package, c.name
-                    ))
+                    Diagnostic::new(
+                        Rule::UnknownPackage,
+                        format!("unknown package {:?} for channel {:?}", c.package, c.name),
+                    )
                     .at(&c.location)
                     .package(&c.package)
                     .channel(&c.name),
@@ -293,10 +299,10 @@ impl Model {
             }
             if c.name.is_empty() {
                 diags.push(
-                    Diagnostic::error(format!(
-                        "package {:?} contains channel with no name",
-                        c.package
-                    ))
+                    Diagnostic::new(
+                        Rule::ChannelNameMissing,
+                        format!("package {:?} contains channel with no name", c.package),
+                    )
                     .at(&c.location)
                     .package(&c.package),
                 );
@@ -305,10 +311,10 @@ impl Model {
             let pc = channels.entry(c.package.clone()).or_default();
             if pc.contains_key(&c.name) {
                 diags.push(
-                    Diagnostic::error(format!(
-                        "package {:?} has duplicate channel {:?}",
-                        c.package, c.name
-                    ))
+                    Diagnostic::new(
+                        Rule::DuplicateChannel,
+                        format!("package {:?} has duplicate channel {:?}", c.package, c.name),
+                    )
                     .at(&c.location)
                     .package(&c.package)
                     .channel(&c.name),
@@ -327,10 +333,13 @@ impl Model {
                 for (e, repeated) in entries.into_iter().zip(repeated) {
                     if repeated {
                         diags.push(
-                            Diagnostic::error(format!(
-                                "invalid package {:?}, channel {:?}: duplicate entry {:?}",
-                                c.package, c.name, e.name
-                            ))
+                            Diagnostic::new(
+                                Rule::DuplicateChannelEntry,
+                                format!(
+                                    "invalid package {:?}, channel {:?}: duplicate entry {:?}",
+                                    c.package, c.name, e.name
+                                ),
+                            )
                             .at(&e.location)
                             .package(&c.package)
                             .channel(&c.name)
@@ -401,11 +410,14 @@ impl Model {
             }
             if !missing.is_empty() {
                 let names: Vec<&str> = missing.iter().copied().collect();
-                let mut d = Diagnostic::error(format!(
-                    "no olm.bundle blobs found in package {:?} for olm.channel entries [{}]",
-                    name,
-                    names.join(" ")
-                ))
+                let mut d = Diagnostic::new(
+                    Rule::MissingBundle,
+                    format!(
+                        "no olm.bundle blobs found in package {:?} for olm.channel entries [{}]",
+                        name,
+                        names.join(" ")
+                    ),
+                )
                 .package(&name);
                 if let Some(l) = first_missing {
                     d = d.at(l);
@@ -415,10 +427,13 @@ impl Model {
             for b in &pbundles {
                 if b.channels.is_empty() {
                     diags.push(
-                        Diagnostic::error(format!(
-                            "package {:?}, bundle {:?} not found in any channel entries",
-                            name, b.name
-                        ))
+                        Diagnostic::new(
+                            Rule::BundleNotInChannel,
+                            format!(
+                                "package {:?}, bundle {:?} not found in any channel entries",
+                                name, b.name
+                            ),
+                        )
                         .at(&b.location)
                         .package(&name)
                         .bundle(&b.name),
@@ -587,18 +602,21 @@ impl SortedBundles {
             }
             if b.package.is_empty() {
                 diags.push(
-                    Diagnostic::error(format!("package name must be set for bundle {:?}", b.name))
-                        .at(&b.location)
-                        .bundle(&b.name),
+                    Diagnostic::new(
+                        Rule::BundlePackageMissing,
+                        format!("package name must be set for bundle {:?}", b.name),
+                    )
+                    .at(&b.location)
+                    .bundle(&b.name),
                 );
                 continue;
             }
             if !pkgs.contains_key(&b.package) {
                 diags.push(
-                    Diagnostic::error(format!(
-                        "unknown package {:?} for bundle {:?}",
-                        b.package, b.name
-                    ))
+                    Diagnostic::new(
+                        Rule::UnknownPackage,
+                        format!("unknown package {:?} for bundle {:?}", b.package, b.name),
+                    )
                     .at(&b.location)
                     .package(&b.package)
                     .bundle(&b.name),
@@ -629,10 +647,10 @@ impl SortedBundles {
                 if kept.last().is_some_and(|&k| input[k].name == b.name) {
                     duplicates.push((
                         kept.len(),
-                        Diagnostic::error(format!(
-                            "package {:?} has duplicate bundle {:?}",
-                            package, b.name
-                        ))
+                        Diagnostic::new(
+                            Rule::DuplicateBundle,
+                            format!("package {:?} has duplicate bundle {:?}", package, b.name),
+                        )
                         .at(&b.location)
                         .package(package)
                         .bundle(&b.name),
@@ -824,10 +842,10 @@ fn bundle_facts(b: &crate::declcfg::Bundle) -> BundleFacts {
     let values = match property::parse_all(&b.properties) {
         Ok(v) => v,
         Err(e) => {
-            diags.push(ctx(Diagnostic::error(format!(
-                "parse properties for bundle {:?}: {e}",
-                b.name
-            ))));
+            diags.push(ctx(Diagnostic::new(
+                Rule::InvalidProperty,
+                format!("parse properties for bundle {:?}: {e}", b.name),
+            )));
             b.properties
                 .iter()
                 .map(|p| property::parse(p).unwrap_or(PropertyValue::Other))
@@ -847,13 +865,16 @@ fn bundle_facts(b: &crate::declcfg::Bundle) -> BundleFacts {
     let first = pkg_props.next();
     let others = pkg_props.count();
     if first.is_none() || others > 0 {
-        diags.push(ctx(Diagnostic::error(format!(
-            "package {:?} bundle {:?} must have exactly 1 {:?} property, found {}",
-            b.package,
-            b.name,
-            property::types::PACKAGE,
-            usize::from(first.is_some()) + others
-        ))));
+        diags.push(ctx(Diagnostic::new(
+            Rule::PackagePropertyCount,
+            format!(
+                "package {:?} bundle {:?} must have exactly 1 {:?} property, found {}",
+                b.package,
+                b.name,
+                property::types::PACKAGE,
+                usize::from(first.is_some()) + others
+            ),
+        )));
     } else if let Some((package_name, ver, rel)) = first {
         let plain = PlainPackage {
             package_name,
@@ -885,28 +906,34 @@ fn package_facts(
         release: rel,
     } = package;
     if package_name != b.package {
-        diags.push(ctx(Diagnostic::error(format!(
-            "package {:?} does not match {:?} property {:?}",
-            b.package,
-            property::types::PACKAGE,
-            package_name
-        ))));
+        diags.push(ctx(Diagnostic::new(
+            Rule::PackagePropertyMismatch,
+            format!(
+                "package {:?} does not match {:?} property {:?}",
+                b.package,
+                property::types::PACKAGE,
+                package_name
+            ),
+        )));
     }
     let mut version = None;
     match version::parse_strict(ver) {
         Ok(v) => version = Some(v),
-        Err(e) => diags.push(ctx(Diagnostic::error(format!(
-            "error parsing bundle {:?} version {:?}: {e}",
-            b.name, ver
-        )))),
+        Err(e) => diags.push(ctx(Diagnostic::new(
+            Rule::InvalidVersion,
+            format!("error parsing bundle {:?} version {:?}: {e}", b.name, ver),
+        ))),
     }
     let mut release = None;
     match version::parse_release(rel) {
         Ok(r) => release = r,
-        Err(e) => diags.push(ctx(Diagnostic::error(format!(
-            "error parsing bundle {:?} release version {:?}: {e}",
-            b.name, rel
-        )))),
+        Err(e) => diags.push(ctx(Diagnostic::new(
+            Rule::InvalidVersion,
+            format!(
+                "error parsing bundle {:?} release version {:?}: {e}",
+                b.name, rel
+            ),
+        ))),
     }
     (version, release)
 }
@@ -915,14 +942,17 @@ fn package_facts(
 fn image_facts(b: &crate::declcfg::Bundle, diags: &mut Vec<Diagnostic>) {
     let ctx = |d: Diagnostic| d.at(&b.location).package(&b.package).bundle(&b.name);
     if let Err(e) = crate::image_ref::validate_if_set(&b.image) {
-        diags.push(ctx(Diagnostic::error(format!(
-            "package {:?} bundle {:?} image: invalid image pull spec {:?}: {e}",
-            b.package, b.name, b.image
-        ))));
+        diags.push(ctx(Diagnostic::new(
+            Rule::InvalidImage,
+            format!(
+                "package {:?} bundle {:?} image: invalid image pull spec {:?}: {e}",
+                b.package, b.name, b.image
+            ),
+        )));
     }
     for (i, ri) in b.related_images.iter().enumerate() {
         if let Err(e) = crate::image_ref::validate_if_set(&ri.image) {
-            diags.push(ctx(Diagnostic::error(format!(
+            diags.push(ctx(Diagnostic::new(Rule::InvalidImage, format!(
                 "package {:?} bundle {:?} relatedImages[{i}].image: invalid image pull spec {:?}: {e}",
                 b.package, b.name, ri.image
             ))));
@@ -938,7 +968,7 @@ fn apply_deprecation(
     out: &mut BTreeMap<String, Deprecations>,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let err = |m: String| Diagnostic::error(m).at(&d.location);
+    let err = |m: String| Diagnostic::new(Rule::InvalidDeprecation, m).at(&d.location);
     if d.package.is_empty() {
         diags.push(err(format!(
             "package name must be set for deprecation item {}",

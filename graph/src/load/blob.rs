@@ -6,7 +6,7 @@ use crate::declcfg::{
     schema, Bundle, Channel, ChannelEntry, Deprecation, DeprecationEntry, Icon, Meta, Package,
     Property, RelatedImage,
 };
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Rule};
 use crate::location::Location;
 use crate::rawjson::{
     fold_eq, is_null, items_of, json_kind, kind_of, property_items, to_raw, unmarshal_error, Key,
@@ -62,14 +62,29 @@ pub fn to_blob_reading(
     warnings: &mut Vec<Diagnostic>,
     reading: BundleReading,
 ) -> Result<Blob, String> {
-    check_folded_duplicates(&doc.fields)?;
-    let schema = meta_string(&doc.fields, "schema")?;
-    let package = meta_string(&doc.fields, "package")?;
-    let name = meta_string(&doc.fields, "name")?;
+    to_blob_ruled(doc, loc, warnings, reading).map_err(|(_, m)| m)
+}
+
+/// [`to_blob_reading`], with the rule an error breaks: [`Rule::DuplicateKey`],
+/// [`Rule::MissingSchema`] or [`Rule::InvalidBlob`].
+pub fn to_blob_ruled(
+    doc: DocFields,
+    loc: &Location,
+    warnings: &mut Vec<Diagnostic>,
+    reading: BundleReading,
+) -> Result<Blob, (Rule, String)> {
+    check_folded_duplicates(&doc.fields).map_err(|m| (Rule::DuplicateKey, m))?;
+    let schema = meta_string(&doc.fields, "schema").map_err(|m| (Rule::MissingSchema, m))?;
+    let invalid = |m: String| (Rule::InvalidBlob, m);
+    let package = meta_string(&doc.fields, "package").map_err(invalid)?;
+    let name = meta_string(&doc.fields, "name").map_err(invalid)?;
     if schema.is_empty() {
-        return Err(format!(
-            "object '{}' is missing root schema field",
-            abbreviate(&canonical_object(&doc.fields))
+        return Err((
+            Rule::MissingSchema,
+            format!(
+                "object '{}' is missing root schema field",
+                abbreviate(&canonical_object(&doc.fields))
+            ),
         ));
     }
     let known: &[&str] = match schema.as_ref() {
@@ -97,9 +112,12 @@ pub fn to_blob_reading(
         for (k, _) in &doc.fields {
             if !known.contains(&k.as_ref()) && !known.iter().any(|f| fold_eq(f, k)) {
                 warnings.push(
-                    Diagnostic::warning(format!(
+                    Diagnostic::new(
+                        Rule::UnknownField,
+                        format!(
                         "unknown field {k:?} in {schema} blob; opm ignores it and render drops it"
-                    ))
+                    ),
+                    )
                     .at(loc),
                 );
             }
@@ -123,7 +141,7 @@ pub fn to_blob_reading(
     let mut fields = Vec::with_capacity(doc.fields.len());
     for (k, v) in &doc.fields {
         if !is_properties(k) {
-            fields.push((Key::Borrowed(k.as_ref()), v.raw()?.get()));
+            fields.push((Key::Borrowed(k.as_ref()), v.raw().map_err(invalid)?.get()));
         }
     }
     let obj = Object { fields };
@@ -148,6 +166,7 @@ pub fn to_blob_reading(
             location: loc.clone(),
         })),
     }
+    .map_err(invalid)
 }
 
 /// The package a document belongs to, read as the blob would read it: the name
@@ -428,7 +447,7 @@ fn parse_channel(
                         .any(|f| fold_eq(f, k))
                     {
                         warnings.push(
-                        Diagnostic::warning(format!(
+                        Diagnostic::new(Rule::UnknownField, format!(
                             "unknown field {k:?} in channel entry; opm ignores it (did you mean one of name, replaces, skips, skipRange?)"
                         ))
                         .at(&eloc)

@@ -32,7 +32,7 @@ use std::sync::{Arc, Mutex};
 use rayon::prelude::*;
 
 use crate::declcfg::DeclarativeConfig;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Rule};
 use crate::location::{LineCounter, LineIndex, Location};
 use crate::rawjson::JsonItem;
 use blob::{Blob, BundleReading};
@@ -227,10 +227,13 @@ fn walk(root: &Path) -> (Vec<PathBuf>, Vec<Diagnostic>) {
                 Ok(target) => {
                     if let Ok(mut p) = problems.lock() {
                         p.push(
-                            Diagnostic::warning(format!(
-                                "skipped: symbolic link points outside the catalog ({})",
-                                target.display()
-                            ))
+                            Diagnostic::new(
+                                Rule::SymlinkOutsideCatalog,
+                                format!(
+                                    "skipped: symbolic link points outside the catalog ({})",
+                                    target.display()
+                                ),
+                            )
                             .at(&Location::new(Arc::from(e.path().display().to_string()), 0)),
                         );
                     }
@@ -239,8 +242,11 @@ fn walk(root: &Path) -> (Vec<PathBuf>, Vec<Diagnostic>) {
                 Err(err) => {
                     if let Ok(mut p) = problems.lock() {
                         p.push(
-                            Diagnostic::error(format!("cannot follow symbolic link: {err}"))
-                                .at(&Location::new(Arc::from(e.path().display().to_string()), 0)),
+                            Diagnostic::new(
+                                Rule::Unreadable,
+                                format!("cannot follow symbolic link: {err}"),
+                            )
+                            .at(&Location::new(Arc::from(e.path().display().to_string()), 0)),
                         );
                     }
                     false
@@ -284,7 +290,7 @@ fn walk_error(err: &ignore::Error) -> Diagnostic {
         }
     }
     let (path, msg) = inner(err);
-    let d = Diagnostic::error(msg);
+    let d = Diagnostic::new(Rule::Unreadable, msg);
     match path {
         Some(p) => d.at(&Location::new(Arc::from(p.display().to_string()), 0)),
         None => d,
@@ -310,7 +316,7 @@ pub fn load_file(path: &Path, name: &str) -> Loaded {
 fn load_file_selected(path: &Path, name: &str, select: &Select) -> Loaded {
     let loc = Location::new(Arc::from(name), 0);
     let read_error = |e: std::io::Error| {
-        error_only(Diagnostic::error(format!("cannot read file: {e}")).at(&loc))
+        error_only(Diagnostic::new(Rule::Unreadable, format!("cannot read file: {e}")).at(&loc))
     };
     let file = match std::fs::File::open(path) {
         Ok(f) => f,
@@ -319,9 +325,12 @@ fn load_file_selected(path: &Path, name: &str, select: &Select) -> Loaded {
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
     if size > MAX_FILE_BYTES {
         return error_only(
-            Diagnostic::error(format!(
+            Diagnostic::new(
+                Rule::FileTooLarge,
+                format!(
                 "file is {size} bytes, larger than the {MAX_FILE_BYTES}-byte limit olmsat reads"
-            ))
+            ),
+            )
             .at(&loc),
         );
     }
@@ -343,9 +352,10 @@ fn load_file_selected(path: &Path, name: &str, select: &Select) -> Loaded {
     match (&file).take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes) {
         Ok(_) if bytes.len() as u64 <= MAX_FILE_BYTES => load_bytes_selected(name, &bytes, select),
         Ok(_) => error_only(
-            Diagnostic::error(format!(
-                "file is larger than the {MAX_FILE_BYTES}-byte limit olmsat reads"
-            ))
+            Diagnostic::new(
+                Rule::FileTooLarge,
+                format!("file is larger than the {MAX_FILE_BYTES}-byte limit olmsat reads"),
+            )
             .at(&loc),
         ),
         Err(e) => read_error(e),
@@ -392,8 +402,8 @@ fn load_bytes_reading(name: &str, bytes: &[u8], select: &Select, fast: bool) -> 
             Ok((fields, _, _)) if !select.keeps(&fields) => None,
             Ok((fields, loc, warn)) => {
                 let mut warnings: Vec<Diagnostic> = warn.into_iter().map(|w| *w).collect();
-                let r = blob::to_blob_reading(fields, &loc, &mut warnings, select.bundle_reading())
-                    .map_err(|m| Diagnostic::error(m).at(&loc));
+                let r = blob::to_blob_ruled(fields, &loc, &mut warnings, select.bundle_reading())
+                    .map_err(|(rule, m)| Diagnostic::new(rule, m).at(&loc));
                 Some((r, warnings))
             }
         }
@@ -415,7 +425,7 @@ fn load_bytes_reading(name: &str, bytes: &[u8], select: &Select, fast: bool) -> 
             JsonRead::Fast(doc, _) if !select.keeps_package(doc.package) => None,
             JsonRead::Fast(doc, loc) => Some((
                 doc.into_blob(&loc, reading)
-                    .map_err(|m| Diagnostic::error(m).at(&loc)),
+                    .map_err(|m| Diagnostic::new(Rule::InvalidBlob, m).at(&loc)),
                 Vec::new(),
             )),
         }
@@ -677,14 +687,19 @@ fn not_text(file: Arc<str>, bytes: &[u8]) -> Loaded {
             } else {
                 format!("invalid UTF-8 at byte {}", e.valid_up_to())
             };
-            return error_only(Diagnostic::error(msg).at(&Location::new(file, line).at(line, col)));
+            return error_only(
+                Diagnostic::new(Rule::NotText, msg).at(&Location::new(file, line).at(line, col)),
+            );
         }
     };
     let pos = memchr::memchr(0, text.as_bytes()).unwrap_or(text.len());
     let (line, col) = LineIndex::new(text).line_col(pos);
     error_only(
-        Diagnostic::error("not a text file (NUL byte); exclude it with an .indexignore file")
-            .at(&Location::new(file, line).at(line, col)),
+        Diagnostic::new(
+            Rule::NotText,
+            "not a text file (NUL byte); exclude it with an .indexignore file",
+        )
+        .at(&Location::new(file, line).at(line, col)),
     )
 }
 
@@ -708,10 +723,13 @@ fn not_object(kind: NotAnObject, loc: &Location) -> Box<Diagnostic> {
         ""
     };
     Box::new(
-        Diagnostic::error(format!(
-            "json: cannot unmarshal {} into Go value of type map[string]interface {{}}{hint}",
-            kind.0
-        ))
+        Diagnostic::new(
+            Rule::NotAnObject,
+            format!(
+                "json: cannot unmarshal {} into Go value of type map[string]interface {{}}{hint}",
+                kind.0
+            ),
+        )
         .at(loc),
     )
 }
@@ -868,9 +886,12 @@ fn json_docs_in<'a, T, C: Default + Extend<T>>(
                 } else {
                     e.column()
                 };
-                let d = Diagnostic::error(format!("invalid JSON: {}", strip_json_position(&e)))
-                    .at(&Location::new(file.clone(), to_u32_line(err_line))
-                        .at(to_u32_line(err_line), to_u32_line(err_col)));
+                let d = Diagnostic::new(
+                    Rule::ParseError,
+                    format!("invalid JSON: {}", strip_json_position(&e)),
+                )
+                .at(&Location::new(file.clone(), to_u32_line(err_line))
+                    .at(to_u32_line(err_line), to_u32_line(err_col)));
                 if strict || read <= 1 {
                     return Err(Box::new(d));
                 }
@@ -910,7 +931,9 @@ fn json_item<'a>(
             .then(|| format!("JSON nested deeper than {MAX_DEPTH} levels; olmsat refuses it")),
     };
     if let Some(message) = refused {
-        return Err(Box::new(Diagnostic::error(message).at(&loc)));
+        return Err(Box::new(
+            Diagnostic::new(Rule::ParseError, message).at(&loc),
+        ));
     }
     Ok((doc::json_doc(members, text, lines), loc, None))
 }
@@ -946,8 +969,11 @@ pub(crate) fn yaml_options(duplicates_last_wins: bool) -> serde_saphyr::Options 
 fn yaml_docs(file: &Arc<str>, text: &str) -> Result<Vec<DocResult<'static>>, Box<Diagnostic>> {
     let chunks = split::split_yaml(text).map_err(|b| {
         Box::new(
-            Diagnostic::error(format!("invalid Yaml document separator: {}", b.trailing))
-                .at(&Location::new(file.clone(), b.line)),
+            Diagnostic::new(
+                Rule::ParseError,
+                format!("invalid Yaml document separator: {}", b.trailing),
+            )
+            .at(&Location::new(file.clone(), b.line)),
         )
     })?;
     Ok(chunks.par_iter().map(|c| yaml_doc(file, c)).collect())
@@ -957,7 +983,7 @@ fn yaml_doc(file: &Arc<str>, c: &split::Chunk<'_>) -> DocResult<'static> {
     let loc = Location::new(file.clone(), split::first_content_line(c));
     if split::is_blank_or_comments(c.text) {
         return Err(Box::new(
-            Diagnostic::error(
+            Diagnostic::new(Rule::MissingSchema,
                 "object '' is missing root schema field (this YAML document holds only comments or blank lines; opm rejects it)",
             )
             .at(&loc),
@@ -977,13 +1003,7 @@ fn yaml_doc(file: &Arc<str>, c: &split::Chunk<'_>) -> DocResult<'static> {
                 .map_err(|k| not_object(k, &loc))?;
             Ok((fields, loc, warn))
         }
-        Err(e) => Err(Box::new(yaml_error(
-            file,
-            c,
-            &e,
-            crate::diagnostic::Severity::Error,
-            "",
-        ))),
+        Err(e) => Err(Box::new(yaml_error(file, c, &e, Rule::ParseError, ""))),
     }
 }
 
@@ -1000,7 +1020,7 @@ fn general_yaml_doc(
                 file,
                 c,
                 &e,
-                crate::diagnostic::Severity::Warning,
+                Rule::YamlDuplicateKey,
                 "duplicate mapping key; the last value is used, as opm does",
             );
             serde_saphyr::from_str_with_options::<YamlDoc>(c.text, yaml_options(true))
@@ -1019,7 +1039,7 @@ fn yaml_error(
     file: &Arc<str>,
     c: &split::Chunk<'_>,
     e: &serde_saphyr::Error,
-    severity: crate::diagnostic::Severity,
+    rule: Rule,
     note: &str,
 ) -> Diagnostic {
     let (line, col) = match e.location() {
@@ -1038,9 +1058,7 @@ fn yaml_error(
     } else {
         note.to_owned()
     };
-    let mut d = Diagnostic::error(msg).at(&Location::new(file.clone(), line).at(line, col));
-    d.severity = severity;
-    d
+    Diagnostic::new(rule, msg).at(&Location::new(file.clone(), line).at(line, col))
 }
 
 #[cfg(test)]

@@ -1,0 +1,7 @@
+//! Findings as data: the [`Rule`] behind each diagnostic, the [`Policy`] that
+//! decides which findings fail a run, and the report formats every command that
+//! reports findings shares (text, short, JSON, YAML, SARIF, GitHub annotations).
+
+pub mod rule;
+
+pub use rule::{Rule, UnknownRule};
