@@ -5,6 +5,7 @@
 mod cmd;
 mod memory;
 mod output;
+mod report_args;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -29,9 +30,8 @@ enum Command {
         /// Catalog directories or files (`-` reads standard input).
         #[arg(required = true)]
         paths: Vec<PathBuf>,
-        /// Output format.
-        #[arg(short, long, value_enum, default_value_t = ReportFormat::Text)]
-        output: ReportFormat,
+        #[command(flatten)]
+        report: report_args::ReportArgs,
     },
     /// Write catalogs and bundle directories out as one catalog, in opm's order and format.
     ///
@@ -195,9 +195,8 @@ enum BundleCommand {
         /// Bundle directories (or trees of them).
         #[arg(required = true)]
         dirs: Vec<PathBuf>,
-        /// Output format.
-        #[arg(short, long, value_enum, default_value_t = ReportFormat::Text)]
-        output: ReportFormat,
+        #[command(flatten)]
+        report: report_args::ReportArgs,
     },
     /// Write `metadata/annotations.yaml` and `bundle.Dockerfile` for a directory of manifests.
     Generate {
@@ -412,7 +411,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let timings = cli.timings;
     let result = match cli.command {
-        Command::Validate { paths, output } => cmd::validate::run(&paths, output),
+        Command::Validate { paths, report } => cmd::validate::run(&paths, &report),
         Command::Render {
             paths,
             output,
@@ -420,7 +419,7 @@ fn main() -> ExitCode {
             migrate_level,
         } => cmd::render::run(&paths, output, image_ref_template.as_deref(), migrate_level),
         Command::Bundle { command } => match command {
-            BundleCommand::Validate { dirs, output } => cmd::bundle::validate(&dirs, output),
+            BundleCommand::Validate { dirs, report } => cmd::bundle::validate(&dirs, &report),
             BundleCommand::Generate {
                 directory,
                 package,

@@ -312,7 +312,12 @@ fn validate_channel(pkg: &Package, ch: &Channel, out: &mut Vec<Diagnostic>) {
                     let matches_any = by_version
                         .matching(&r)
                         .any(|other| ch.entries[other].name != e.name);
-                    if !matches_any {
+                    // A range reaching below the channel's lowest version is
+                    // the usual way to skip versions pruned from the catalog.
+                    let for_pruned = by_version
+                        .lowest()
+                        .is_some_and(|lowest| reaches_below(&r, lowest));
+                    if !matches_any && !for_pruned {
                         out.push(bwarn(
                             Rule::SkiprangeMatchesNothing,
                             format!(
@@ -363,6 +368,20 @@ fn validate_channel(pkg: &Package, ch: &Channel, out: &mut Vec<Diagnostic>) {
             warn_property_typos(pkg, ch, b, out);
         }
     }
+}
+
+/// Whether some comparator group of `range` admits versions below `lowest`:
+/// its tightest lower bound (`>`, `>=` or `=`) is below `lowest`, or it has none.
+fn reaches_below(range: &Range, lowest: &semver::Version) -> bool {
+    use crate::range::Op;
+    range.groups().iter().any(|group| {
+        let bound = group
+            .iter()
+            .filter(|c| matches!(c.op, Op::Ge | Op::Gt | Op::Eq))
+            .map(|c| &c.version)
+            .max_by(|a, b| crate::version::compare(a, b));
+        bound.is_none_or(|b| crate::version::compare(b, lowest) == std::cmp::Ordering::Less)
+    })
 }
 
 /// The rule of a channel graph error.
@@ -476,8 +495,10 @@ mod tests {
     use super::*;
 
     /// A skipRange that matches no other bundle of its channel is warned
-    /// about, one that matches another (but maybe not itself) is not, and
-    /// one that matches only its own bundle counts as matching none.
+    /// about, one that matches another (but maybe not itself) is not, one
+    /// that matches only its own bundle counts as matching none, and one
+    /// reaching below the channel's lowest version (for pruned versions) is
+    /// not warned about.
     #[test]
     fn skip_ranges_that_match_no_other_bundle_are_reported() {
         let mut docs =
@@ -507,11 +528,12 @@ mod tests {
             .collect();
         assert_eq!(
             warned,
-            [
-                "skipRange \">=0.1.0 <1.0.0\" matches no other bundle in channel \"stable\"",
-                "skipRange \"2.0.0\" matches no other bundle in channel \"stable\"",
-            ]
+            ["skipRange \"2.0.0\" matches no other bundle in channel \"stable\""]
         );
+        assert!(report
+            .warnings
+            .iter()
+            .all(|d| d.rule == Rule::SkiprangeMatchesNothing));
     }
 
     #[test]

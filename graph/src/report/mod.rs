@@ -5,3 +5,10 @@
 pub mod rule;
 
 pub use rule::{Rule, UnknownRule};
+pub mod config;
+pub mod format;
+pub mod policy;
+
+pub use config::{ConfigError, Settings};
+pub use format::Format;
+pub use policy::{Findings, Policy, PolicyError};
