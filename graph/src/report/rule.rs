@@ -454,6 +454,18 @@ mod tests {
     }
 
     #[test]
+    fn every_rule_is_documented() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/validation.md");
+        let doc = std::fs::read_to_string(path).unwrap_or_default();
+        for r in Rule::ALL {
+            assert!(
+                doc.contains(&format!("<a id=\"{r}\"></a>`{r}`")),
+                "{r} is not in docs/validation.md"
+            );
+        }
+    }
+
+    #[test]
     fn unknown_names_are_refused_with_a_suggestion() {
         let e = "multiple-head".parse::<Rule>().unwrap_err();
         assert_eq!(
