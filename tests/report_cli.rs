@@ -147,7 +147,7 @@ fn warnings_pass_unless_strict_allowed_or_denied() {
     assert_eq!(plain.code, 0, "{}", plain.stderr);
     assert_eq!(
         plain.stdout,
-        "<stdin>:1: warning[unknown-field]: unknown field \"colour\" in olm.package blob; opm ignores it and render drops it\n<stdin>:3: warning[replaces-not-found]: replaces \"w.v0.9.0\", which is not a bundle of package \"w\" in this catalog\n"
+        "<stdin>:1:1: warning[unknown-field]: unknown field \"colour\" in olm.package blob; opm ignores it and render drops it\n<stdin>:3: warning[replaces-not-found]: replaces \"w.v0.9.0\", which is not a bundle of package \"w\" in this catalog\n"
     );
     for strict in ["--strict", "--warnings-as-errors"] {
         let o = v(&[strict, "-o", "short"]);
