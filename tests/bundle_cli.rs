@@ -141,7 +141,7 @@ fn validate_reports_invalid_yaml_with_line_and_column() {
     let o = olmsat(&["bundle", "validate", dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     let want = format!(
-        "{}:22:12: error: [package \"eventing-kogito\", bundle \"eventing-kogito.v1.1.0\"] invalid YAML: mapping values are not allowed in this context",
+        "{}:22:12: error[parse-error]: [package \"eventing-kogito\", bundle \"eventing-kogito.v1.1.0\"] invalid YAML: mapping values are not allowed in this context",
         dir.join("metadata/dependencies.yaml").display()
     );
     assert!(stdout(&o).contains(&want), "{}", stdout(&o));

@@ -118,7 +118,7 @@ fn render_refuses_broken_input() {
     assert_eq!(o.status.code(), Some(1));
     assert!(o.stdout.is_empty());
     assert!(
-        stderr(&o).contains("syntax.yaml:11:4: error: invalid YAML"),
+        stderr(&o).contains("syntax.yaml:11:4: error[parse-error]: invalid YAML"),
         "{}",
         stderr(&o)
     );
@@ -211,7 +211,7 @@ fn a_file_over_the_size_limit_exits_1_with_its_name_and_the_limit() {
     assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
     let out = stdout(&o);
     assert!(
-        out.contains("huge.json: error: file is 1073741825 bytes, larger than the 1073741824-byte limit olmsat reads"),
+        out.contains("huge.json: error[file-too-large]: file is 1073741825 bytes, larger than the 1073741824-byte limit olmsat reads"),
         "{out}"
     );
 }

@@ -184,9 +184,8 @@ pub struct ValidateArgs {
     /// Catalog directories or files (`-` reads standard input).
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
-    /// Output format.
-    #[arg(short, long, value_enum, default_value_t = ReportFormat::Text)]
-    pub output: ReportFormat,
+    #[command(flatten)]
+    pub report: crate::report_args::ReportArgs,
 }
 
 // `olmsat render`
@@ -463,9 +462,8 @@ pub struct BundleValidateArgs {
     /// Bundle directories (or trees of them).
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
-    /// Output format.
-    #[arg(short, long, value_enum, default_value_t = ReportFormat::Text)]
-    pub output: ReportFormat,
+    #[command(flatten)]
+    pub report: crate::report_args::ReportArgs,
 }
 
 // `olmsat bundle generate`

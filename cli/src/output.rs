@@ -28,33 +28,7 @@ impl From<Exit> for ExitCode {
 }
 
 /// A diagnostic as JSON: absent context fields are omitted.
-#[derive(Serialize)]
-pub struct JsonDiagnostic<'a> {
-    message: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    file: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    line: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    package: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    channel: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    bundle: Option<&'a str>,
-}
-
-impl<'a> From<&'a Diagnostic> for JsonDiagnostic<'a> {
-    fn from(d: &'a Diagnostic) -> Self {
-        JsonDiagnostic {
-            message: &d.message,
-            file: d.location.as_ref().map(|l| &*l.file),
-            line: d.location.as_ref().map(|l| l.line).filter(|l| *l > 0),
-            package: d.package.as_deref(),
-            channel: d.channel.as_deref(),
-            bundle: d.bundle.as_deref(),
-        }
-    }
-}
+pub type JsonDiagnostic<'a> = olmsat_graph::report::format::JsonFinding<'a>;
 
 /// Print a value as pretty JSON on standard output.
 pub fn print_json<T: Serialize>(v: &T) -> std::io::Result<()> {
@@ -65,9 +39,55 @@ pub fn print_json<T: Serialize>(v: &T) -> std::io::Result<()> {
     out.flush()
 }
 
-/// Print diagnostics to standard error (used when a command cannot go on).
+/// Print diagnostics to standard error (used when a command cannot go on),
+/// coloured on a terminal unless `NO_COLOR` is set.
 pub fn eprint_diagnostics(diags: &[Diagnostic]) {
+    use std::io::IsTerminal;
+    let color = crate::report_args::use_color(
+        crate::report_args::ColorChoice::Auto,
+        std::io::stderr().is_terminal(),
+    );
     for d in diags {
-        eprintln!("{d}");
+        eprintln!("{}", olmsat_graph::report::format::text(d, color));
     }
+}
+
+/// Print a value as YAML on standard output.
+pub fn print_yaml<T: Serialize>(v: &T) -> std::io::Result<()> {
+    let text = olmsat_graph::report::format::yaml(v).map_err(std::io::Error::other)?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()
+}
+
+/// Print findings one per line in a line format (text, short or GitHub
+/// annotations) on standard output; `false` for the other formats.
+pub fn print_finding_lines<'a>(
+    format: olmsat_graph::report::Format,
+    color: bool,
+    findings: impl IntoIterator<Item = &'a Diagnostic>,
+) -> std::io::Result<bool> {
+    use olmsat_graph::report::{format, Format};
+    let line: fn(&Diagnostic, bool) -> String = match format {
+        Format::Text => format::text,
+        Format::Short => format::short,
+        Format::Github => |d, _| format::github(d),
+        _ => return Ok(false),
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    for d in findings {
+        writeln!(out, "{}", line(d, color))?;
+    }
+    out.flush()?;
+    Ok(true)
+}
+
+/// Print findings as a SARIF 2.1.0 log on standard output.
+pub fn print_sarif(findings: &[Diagnostic]) -> std::io::Result<()> {
+    print_json(&olmsat_graph::report::format::sarif(
+        findings,
+        env!("CARGO_PKG_VERSION"),
+    ))
 }

@@ -3,14 +3,25 @@
 use std::fmt;
 
 use crate::location::Location;
+pub use crate::report::rule::Rule;
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
     /// The catalog is invalid (opm would reject it, or it cannot be read).
     Error,
-    /// Legal, but likely a mistake; never fails validation.
+    /// Legal, but likely a mistake; fails validation only when a policy says so.
     Warning,
+}
+
+impl Severity {
+    /// `error` or `warning`, as reports print it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
 }
 
 /// One finding, with the file and line it points at and the package, channel and
@@ -29,26 +40,21 @@ pub struct Diagnostic {
     pub bundle: Option<String>,
     /// The message; for rules opm has, opm's exact text.
     pub message: String,
+    /// The rule that made the finding (last, so that sorting goes by place first).
+    pub rule: Rule,
 }
 
 impl Diagnostic {
-    /// An error with a message.
-    pub fn error(message: impl Into<String>) -> Self {
+    /// A finding of `rule`, with the rule's default severity.
+    pub fn new(rule: Rule, message: impl Into<String>) -> Self {
         Diagnostic {
             location: None,
-            severity: Severity::Error,
+            severity: rule.default_severity(),
             package: None,
             channel: None,
             bundle: None,
             message: message.into(),
-        }
-    }
-
-    /// A warning with a message.
-    pub fn warning(message: impl Into<String>) -> Self {
-        Diagnostic {
-            severity: Severity::Warning,
-            ..Diagnostic::error(message)
+            rule,
         }
     }
 
@@ -87,10 +93,18 @@ impl fmt::Display for Diagnostic {
         if let Some(loc) = &self.location {
             write!(f, "{loc}: ")?;
         }
-        f.write_str(match self.severity {
-            Severity::Error => "error: ",
-            Severity::Warning => "warning: ",
-        })?;
+        write!(f, "{}[{}]: ", self.severity.as_str(), self.rule)?;
+        if let Some(ctx) = self.context() {
+            write!(f, "[{ctx}] ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl Diagnostic {
+    /// The package, channel and bundle concerned, as text reports print them
+    /// (`package "foo", channel "stable"`), or `None` when none applies.
+    pub fn context(&self) -> Option<String> {
         let mut ctx = Vec::new();
         if let Some(p) = &self.package {
             ctx.push(format!("package {p:?}"));
@@ -101,9 +115,29 @@ impl fmt::Display for Diagnostic {
         if let Some(b) = &self.bundle {
             ctx.push(format!("bundle {b:?}"));
         }
-        if !ctx.is_empty() {
-            write!(f, "[{}] ", ctx.join(", "))?;
-        }
-        f.write_str(&self.message)
+        (!ctx.is_empty()).then(|| ctx.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_names_the_rule_and_the_context() {
+        let d = Diagnostic::new(
+            Rule::MultipleHeads,
+            "multiple channel heads found in graph: a, b",
+        )
+        .at(&Location::new(std::sync::Arc::from("c.yaml"), 4))
+        .package("p")
+        .channel("stable");
+        assert_eq!(
+            d.to_string(),
+            "c.yaml:4: error[multiple-heads]: [package \"p\", channel \"stable\"] multiple channel heads found in graph: a, b"
+        );
+        let w = Diagnostic::new(Rule::UnknownField, "unknown field");
+        assert_eq!(w.severity, Severity::Warning);
+        assert_eq!(w.to_string(), "warning[unknown-field]: unknown field");
     }
 }

@@ -74,6 +74,8 @@ pub mod semver;
 pub mod source;
 #[doc(hidden)]
 pub mod stream;
+/// Findings as data: rules, warning policy, settings file and report formats.
+pub mod report;
 #[doc(hidden)]
 pub mod synthetic;
 #[doc(hidden)]

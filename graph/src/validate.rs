@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Rule};
 use crate::load::Loaded;
 use crate::model::{Bundle, Channel, Model, Package};
 use crate::property::{types, PropertyValue};
@@ -89,7 +89,8 @@ pub fn validate(loaded: Loaded) -> (Model, Report) {
     }
     for p in skipped {
         report.warnings.push(
-            Diagnostic::warning(
+            Diagnostic::new(
+                Rule::ModelChecksSkipped,
                 "model checks skipped for this package: some of its catalog files could not be read completely (see the errors above)",
             )
             .package(p),
@@ -148,23 +149,33 @@ pub fn validate_model(model: &Model) -> Vec<Diagnostic> {
 }
 
 fn validate_package(pkg: &Package, out: &mut Vec<Diagnostic>) {
-    let perr = |m: &str| Diagnostic::error(m).at(&pkg.location).package(&pkg.name);
+    let perr = |rule: Rule, m: &str| {
+        Diagnostic::new(rule, m)
+            .at(&pkg.location)
+            .package(&pkg.name)
+    };
     if pkg.default_channel.is_empty() {
-        out.push(perr("default channel must be set"));
+        out.push(perr(
+            Rule::DefaultChannelMissing,
+            "default channel must be set",
+        ));
     }
-    if pkg.channels().is_empty() {
-        out.push(perr("package must contain at least one channel"));
+    if pkg.channels.is_empty() {
+        out.push(perr(
+            Rule::NoChannels,
+            "package must contain at least one channel",
+        ));
     }
     if let Some(dup) = duplicate_versions(pkg) {
-        out.push(perr(&dup));
+        out.push(perr(Rule::DuplicateVersions, &dup));
     }
     if pkg.deprecations.package.as_deref() == Some("") {
         out.push(
-            perr("invalid deprecation: message must be set").at(pkg
-                .deprecations
-                .location
-                .as_ref()
-                .unwrap_or(&pkg.location)),
+            perr(
+                Rule::DeprecationMessageMissing,
+                "invalid deprecation: message must be set",
+            )
+            .at(pkg.deprecations.location.as_ref().unwrap_or(&pkg.location)),
         );
     }
     for ch in pkg.channels() {
@@ -202,8 +213,8 @@ fn duplicate_versions(pkg: &Package) -> Option<String> {
 }
 
 fn validate_channel(pkg: &Package, ch: &Channel, out: &mut Vec<Diagnostic>) {
-    let cerr = |m: String| {
-        Diagnostic::error(m)
+    let cerr = |rule: Rule, m: String| {
+        Diagnostic::new(rule, m)
             .at(&ch.location)
             .package(&pkg.name)
             .channel(&ch.name)
@@ -215,9 +226,9 @@ fn validate_channel(pkg: &Package, ch: &Channel, out: &mut Vec<Diagnostic>) {
                 " (the package's defaultChannel names a channel that has no olm.channel blob)",
             );
         }
-        out.push(cerr(msg));
-    } else if let Some(e) = &ch.chain().error {
-        let mut d = cerr(e.to_string());
+        out.push(cerr(Rule::EmptyChannel, msg));
+    } else if let Some(e) = &ch.chain.error {
+        let mut d = cerr(chain_rule(e), e.to_string());
         if let Some(hint) = chain_hint(ch) {
             d.message.push_str(&hint);
         }
@@ -229,41 +240,48 @@ fn validate_channel(pkg: &Package, ch: &Channel, out: &mut Vec<Diagnostic>) {
         .get(&ch.name)
         .is_some_and(String::is_empty)
     {
-        out.push(cerr("invalid deprecation: message must be set".to_owned()));
+        out.push(cerr(
+            Rule::DeprecationMessageMissing,
+            "invalid deprecation: message must be set".to_owned(),
+        ));
     }
     let names: BTreeSet<&str> = ch.entries().iter().map(|e| e.name.as_str()).collect();
     // The entries by version, made at the first skipRange.
     let mut by_version: Option<VersionIndex<'_>> = None;
-    for e in ch.entries() {
-        let berr = |m: String| {
-            Diagnostic::error(m)
+    for e in &ch.entries {
+        let berr = |rule: Rule, m: String| {
+            Diagnostic::new(rule, m)
                 .at(&e.location)
                 .package(&pkg.name)
                 .channel(&ch.name)
                 .bundle(&e.name)
         };
-        let bwarn = |m: String| {
-            Diagnostic::warning(m)
+        let bwarn = |rule: Rule, m: String| {
+            Diagnostic::new(rule, m)
                 .at(&e.location)
                 .package(&pkg.name)
                 .channel(&ch.name)
                 .bundle(&e.name)
         };
         if e.name.is_empty() {
-            out.push(berr("name must be set".to_owned()));
+            out.push(berr(Rule::BundleNameMissing, "name must be set".to_owned()));
         }
         let bundle = pkg.bundle(&e.name);
         if let Some(b) = bundle {
             if let (Some(v), Some(r)) = (&b.version, &b.release) {
                 let normalized = format!("{}-v{}-{}", pkg.name, v, r);
                 if e.name != normalized {
-                    out.push(berr(format!(
-                        "name {:?} does not match normalized name {:?}",
-                        e.name, normalized
-                    )));
+                    out.push(berr(
+                        Rule::NameNotNormalized,
+                        format!(
+                            "name {:?} does not match normalized name {:?}",
+                            e.name, normalized
+                        ),
+                    ));
                 }
                 if !v.build.is_empty() {
                     out.push(berr(
+                        Rule::BuildMetadataWithRelease,
                         "cannot use build metadata in version with a release version".to_owned(),
                     ));
                 }
@@ -271,7 +289,7 @@ fn validate_channel(pkg: &Package, ch: &Channel, out: &mut Vec<Diagnostic>) {
         }
         for (i, s) in e.skips.iter().enumerate() {
             if s.is_empty() {
-                out.push(berr(format!("skip[{i}] is empty")));
+                out.push(berr(Rule::EmptySkip, format!("skip[{i}] is empty")));
             }
         }
         if let Some(sr) = &e.skip_range {
@@ -281,7 +299,7 @@ fn validate_channel(pkg: &Package, ch: &Channel, out: &mut Vec<Diagnostic>) {
                     if let Some(h) = range::hint(sr) {
                         msg.push_str(&format!(" (blang/semver would accept {h:?})"));
                     }
-                    out.push(berr(msg));
+                    out.push(berr(Rule::InvalidSkiprange, msg));
                 }
                 Ok(r) => {
                     let by_version = by_version.get_or_insert_with(|| {
@@ -293,12 +311,20 @@ fn validate_channel(pkg: &Package, ch: &Channel, out: &mut Vec<Diagnostic>) {
                     });
                     let matches_any = by_version
                         .matching(&r)
-                        .any(|other| ch.entries()[other].name != e.name);
-                    if !matches_any {
-                        out.push(bwarn(format!(
-                            "skipRange {sr:?} matches no other bundle in channel {:?}",
-                            ch.name
-                        )));
+                        .any(|other| ch.entries[other].name != e.name);
+                    // A range reaching below the channel's lowest version is
+                    // the usual way to skip versions pruned from the catalog.
+                    let for_pruned = by_version
+                        .lowest()
+                        .is_some_and(|lowest| reaches_below(&r, lowest));
+                    if !matches_any && !for_pruned {
+                        out.push(bwarn(
+                            Rule::SkiprangeMatchesNothing,
+                            format!(
+                                "skipRange {sr:?} matches no other bundle in channel {:?}",
+                                ch.name
+                            ),
+                        ));
                     }
                 }
             }
@@ -310,7 +336,10 @@ fn validate_channel(pkg: &Package, ch: &Channel, out: &mut Vec<Diagnostic>) {
                     .iter()
                     .any(|v| matches!(v, PropertyValue::BundleObject(_)))
             {
-                out.push(berr("bundle image must be set".to_owned()));
+                out.push(berr(
+                    Rule::BundleImageMissing,
+                    "bundle image must be set".to_owned(),
+                ));
             }
         }
         if pkg
@@ -319,19 +348,50 @@ fn validate_channel(pkg: &Package, ch: &Channel, out: &mut Vec<Diagnostic>) {
             .get(&e.name)
             .is_some_and(String::is_empty)
         {
-            out.push(berr("invalid deprecation: message must be set".to_owned()));
+            out.push(berr(
+                Rule::DeprecationMessageMissing,
+                "invalid deprecation: message must be set".to_owned(),
+            ));
         }
         if let Some(r) = &e.replaces {
             if pkg.bundle(r).is_none() && !names.contains(r.as_str()) {
-                out.push(bwarn(format!(
-                    "replaces {r:?}, which is not a bundle of package {:?} in this catalog",
-                    pkg.name
-                )));
+                out.push(bwarn(
+                    Rule::ReplacesNotFound,
+                    format!(
+                        "replaces {r:?}, which is not a bundle of package {:?} in this catalog",
+                        pkg.name
+                    ),
+                ));
             }
         }
         if let Some(b) = bundle {
             warn_property_typos(pkg, ch, b, out);
         }
+    }
+}
+
+/// Whether some comparator group of `range` admits versions below `lowest`:
+/// its tightest lower bound (`>`, `>=` or `=`) is below `lowest`, or it has none.
+fn reaches_below(range: &Range, lowest: &semver::Version) -> bool {
+    use crate::semver::range::Op;
+    range.groups().iter().any(|group| {
+        let bound = group
+            .iter()
+            .filter(|c| matches!(c.op, Op::Ge | Op::Gt | Op::Eq))
+            .map(|c| &c.version)
+            .max_by(|a, b| crate::semver::version::compare(a, b));
+        bound.is_none_or(|b| crate::semver::version::compare(b, lowest) == std::cmp::Ordering::Less)
+    })
+}
+
+/// The rule of a channel graph error.
+fn chain_rule(e: &crate::chain::ChainError) -> Rule {
+    use crate::chain::ChainError;
+    match e {
+        ChainError::NoHead => Rule::NoChannelHead,
+        ChainError::MultipleHeads(_) => Rule::MultipleHeads,
+        ChainError::Cycle(_) => Rule::ReplacesCycle,
+        ChainError::Stranded(_) => Rule::StrandedBundles,
     }
 }
 
@@ -360,7 +420,9 @@ fn warn_property_typos(pkg: &Package, ch: &Channel, b: &Bundle, out: &mut Vec<Di
                 || (p.type_.starts_with("olm") && edit_distance(k, &p.type_) <= 2)
         }) {
             out.push(
-                Diagnostic::warning(format!(
+                Diagnostic::new(
+                    Rule::MisspelledPropertyType,
+                    format!(
                     "property type {:?} looks like a misspelling of {known:?}; OLM ignores unknown property types",
                     p.type_
                 ))
@@ -399,7 +461,9 @@ fn warn_build_metadata_only(pkg: &Package, out: &mut Vec<Diagnostic>) {
         names.sort_unstable();
         if names.len() > 1 {
             out.push(
-                Diagnostic::warning(format!(
+                Diagnostic::new(
+                    Rule::BuildMetadataOnly,
+                    format!(
                     "bundles {} have versions that differ only in build metadata ({core}+...); semver precedence cannot order them",
                     names.join(", ")
                 ))
@@ -431,8 +495,10 @@ mod tests {
     use super::*;
 
     /// A skipRange that matches no other bundle of its channel is warned
-    /// about, one that matches another (but maybe not itself) is not, and
-    /// one that matches only its own bundle counts as matching none.
+    /// about, one that matches another (but maybe not itself) is not, one
+    /// that matches only its own bundle counts as matching none, and one
+    /// reaching below the channel's lowest version (for pruned versions) is
+    /// not warned about.
     #[test]
     fn skip_ranges_that_match_no_other_bundle_are_reported() {
         let mut docs =
@@ -462,11 +528,12 @@ mod tests {
             .collect();
         assert_eq!(
             warned,
-            [
-                "skipRange \">=0.1.0 <1.0.0\" matches no other bundle in channel \"stable\"",
-                "skipRange \"2.0.0\" matches no other bundle in channel \"stable\"",
-            ]
+            ["skipRange \"2.0.0\" matches no other bundle in channel \"stable\""]
         );
+        assert!(report
+            .warnings
+            .iter()
+            .all(|d| d.rule == Rule::SkiprangeMatchesNothing));
     }
 
     #[test]

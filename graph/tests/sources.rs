@@ -102,7 +102,7 @@ fn an_unreadable_file_is_one_error_and_the_others_load() {
     sources.push(SourceFile::from_path(&good));
     sources
         .problems
-        .push(olmsat_graph::Diagnostic::warning("met while gathering"));
+        .push(olmsat_graph::Diagnostic::new(olmsat_graph::Rule::SymlinkOutsideCatalog, "met while gathering"));
     let l = load_sources(sources, &Options::default());
     assert_eq!(l.config.packages.len(), 1);
     assert_eq!(l.diagnostics.len(), 2, "{:?}", l.diagnostics);

@@ -5,32 +5,18 @@ use std::path::{Path, PathBuf};
 
 use olmsat_graph::{
     find_bundles, generate_bundle, init_bundle, validate_bundle_dirs, BundleReport, DetectedBy,
-    Diagnostic, GenerateOptions, InitOptions, InitSource as Source, MediaType, MANIFESTS,
+    GenerateOptions, InitOptions, InitSource as Source, MediaType, MANIFESTS,
 };
 use serde::Serialize;
 
-use crate::args::{
-    BundleGenerateArgs, BundleInitArgs, BundleValidateArgs, MediaTypeArg, ReportFormat,
+use olmsat_graph::report::{Findings, Format};
+
+use crate::args::{BundleGenerateArgs, BundleInitArgs, BundleValidateArgs, MediaTypeArg};
+use crate::output::{
+    eprint_diagnostics, print_finding_lines, print_json, print_sarif, print_yaml, Exit,
+    JsonDiagnostic,
 };
-use crate::output::{eprint_diagnostics, print_json, Exit, JsonDiagnostic};
 
-/// A diagnostic as JSON: the shape `olmsat validate` uses, plus the column when known.
-#[derive(Serialize)]
-struct JsonBundleDiagnostic<'a> {
-    #[serde(flatten)]
-    base: JsonDiagnostic<'a>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    column: Option<u32>,
-}
-
-impl<'a> From<&'a Diagnostic> for JsonBundleDiagnostic<'a> {
-    fn from(d: &'a Diagnostic) -> Self {
-        JsonBundleDiagnostic {
-            base: d.into(),
-            column: d.location.as_ref().map(|l| l.column).filter(|c| *c > 0),
-        }
-    }
-}
 
 #[derive(Serialize)]
 struct JsonBundle<'a> {
@@ -48,8 +34,8 @@ struct JsonBundle<'a> {
 #[derive(Serialize)]
 struct JsonReport<'a> {
     passed: bool,
-    errors: Vec<JsonBundleDiagnostic<'a>>,
-    warnings: Vec<JsonBundleDiagnostic<'a>>,
+    errors: Vec<JsonDiagnostic<'a>>,
+    warnings: Vec<JsonDiagnostic<'a>>,
     bundles: Vec<JsonBundle<'a>>,
 }
 
@@ -78,48 +64,68 @@ fn detected_from(r: &BundleReport) -> String {
 }
 
 /// `olmsat bundle validate`
-pub fn validate(args: &BundleValidateArgs) -> super::Outcome {
-    let paths = expand(&args.dirs)?;
+pub fn validate(cmd: &BundleValidateArgs) -> super::Outcome {
+    let args = &cmd.report;
+    let policy = args.policy()?;
+    let paths = expand(&cmd.dirs)?;
     let reports = validate_bundle_dirs(&paths)?;
-    let passed = reports.iter().all(BundleReport::passed);
-    match args.output {
-        ReportFormat::Json => print_json(&JsonReport {
-            passed,
-            errors: reports
+    // Each bundle's findings after the policy, in the bundles' order.
+    let findings: Vec<Findings> = reports
+        .iter()
+        .map(|r| policy.apply(r.errors.iter().chain(&r.warnings).cloned()))
+        .collect();
+    let passed = findings.iter().all(Findings::passed);
+    let all_errors = || findings.iter().flat_map(Findings::errors);
+    let all_warnings = || findings.iter().flat_map(Findings::warnings);
+    let json = || JsonReport {
+        passed,
+        errors: all_errors().map(Into::into).collect(),
+        warnings: all_warnings().map(Into::into).collect(),
+        bundles: reports
+            .iter()
+            .zip(&findings)
+            .map(|(r, f)| JsonBundle {
+                path: r.path.display().to_string(),
+                mediatype: r.detection.media_type.as_str(),
+                detected_from: detected_from(r),
+                package: r.package.as_deref(),
+                bundle: r.bundle.as_deref(),
+                passed: f.passed(),
+            })
+            .collect(),
+    };
+    let format = args.format();
+    match format {
+        Format::Json => print_json(&json())?,
+        Format::Yaml => print_yaml(&json())?,
+        Format::Sarif => print_sarif(
+            &findings
                 .iter()
-                .flat_map(|r| r.errors.iter().map(Into::into))
-                .collect(),
-            warnings: reports
-                .iter()
-                .flat_map(|r| r.warnings.iter().map(Into::into))
-                .collect(),
-            bundles: reports
-                .iter()
-                .map(|r| JsonBundle {
-                    path: r.path.display().to_string(),
-                    mediatype: r.detection.media_type.as_str(),
-                    detected_from: detected_from(r),
-                    package: r.package.as_deref(),
-                    bundle: r.bundle.as_deref(),
-                    passed: r.passed(),
-                })
-                .collect(),
-        })?,
-        ReportFormat::Text => {
+                .flat_map(|f| f.errors().chain(f.warnings()))
+                .cloned()
+                .collect::<Vec<_>>(),
+        )?,
+        Format::Short | Format::Github => {
+            print_finding_lines(
+                format,
+                args.color(),
+                findings.iter().flat_map(|f| f.errors().chain(f.warnings())),
+            )?;
+        }
+        Format::Text => {
+            let color = args.color();
             let (mut errors, mut warnings, mut invalid) = (0, 0, 0);
-            for r in &reports {
+            for (r, f) in reports.iter().zip(&findings) {
                 println!(
                     "{}: {} {}",
                     r.path.display(),
-                    if r.passed() { "valid" } else { "invalid" },
+                    if f.passed() { "valid" } else { "invalid" },
                     r.detection.describe()
                 );
-                for d in r.errors.iter().chain(&r.warnings) {
-                    println!("{d}");
-                }
-                errors += r.errors.len();
-                warnings += r.warnings.len();
-                invalid += usize::from(!r.passed());
+                print_finding_lines(format, color, f.errors().chain(f.warnings()))?;
+                errors += f.errors().count();
+                warnings += f.warnings().count();
+                invalid += usize::from(!f.passed());
             }
             println!(
                 "{}: {} bundle(s), {} valid, {invalid} invalid; {errors} error(s), {warnings} warning(s)",

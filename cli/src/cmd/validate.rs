@@ -1,10 +1,13 @@
 //! `olmsat validate`
 
+use olmsat_graph::report::{Findings, Format};
 use olmsat_graph::CatalogFiles;
 use serde::Serialize;
 
-use crate::args::{ReportFormat, ValidateArgs};
-use crate::output::{print_json, Exit, JsonDiagnostic};
+use crate::args::ValidateArgs;
+use crate::output::{
+    print_finding_lines, print_json, print_sarif, print_yaml, Exit, JsonDiagnostic,
+};
 use crate::process::Finished;
 use crate::timings::timed;
 
@@ -13,6 +16,16 @@ struct JsonReport<'a> {
     passed: bool,
     errors: Vec<JsonDiagnostic<'a>>,
     warnings: Vec<JsonDiagnostic<'a>>,
+}
+
+impl<'a> JsonReport<'a> {
+    fn new(findings: &'a Findings) -> Self {
+        JsonReport {
+            passed: findings.passed(),
+            errors: findings.errors().map(Into::into).collect(),
+            warnings: findings.warnings().map(Into::into).collect(),
+        }
+    }
 }
 
 /// Read the catalogs at `paths`; a template file named among them counts as the
@@ -49,6 +62,7 @@ fn read(
 
 /// Validate the catalogs and print the report.
 pub fn run(args: &ValidateArgs) -> super::Outcome {
+    let policy = args.report.policy()?;
     let files = match timed("read+parse", || read(&args.paths))? {
         Ok(files) => files,
         Err(exit) => return Ok(Finished::new(exit)),
@@ -56,34 +70,48 @@ pub fn run(args: &ValidateArgs) -> super::Outcome {
     let validation = timed("validate", || files.validate());
     let report = validation.report();
     let model = validation.model();
-    match args.output {
-        ReportFormat::Json => print_json(&JsonReport {
-            passed: report.passed(),
-            errors: report.errors.iter().map(Into::into).collect(),
-            warnings: report.warnings.iter().map(Into::into).collect(),
-        })?,
-        ReportFormat::Text => {
-            for d in report.errors.iter().chain(&report.warnings) {
-                println!("{d}");
+    let findings = policy.apply(report.errors.iter().chain(&report.warnings).cloned());
+    let format = args.report.format();
+    match format {
+        Format::Json => print_json(&JsonReport::new(&findings))?,
+        Format::Yaml => print_yaml(&JsonReport::new(&findings))?,
+        Format::Sarif => print_sarif(
+            &findings
+                .errors()
+                .chain(findings.warnings())
+                .cloned()
+                .collect::<Vec<_>>(),
+        )?,
+        Format::Text | Format::Short | Format::Github => {
+            print_finding_lines(
+                format,
+                args.report.color(),
+                findings.errors().chain(findings.warnings()),
+            )?;
+            if format == Format::Text {
+                let verdict = if findings.passed() {
+                    "valid"
+                } else {
+                    "invalid"
+                };
+                let stdin = args.paths.iter().any(|p| p.as_os_str() == "-");
+                println!(
+                    "{verdict}: {} package(s), {} bundle(s) in {}; {} error(s), {} warning(s)",
+                    model.packages().len(),
+                    model.bundle_count(),
+                    read_from(validation.file_count(), stdin),
+                    findings.errors().count(),
+                    findings.warnings().count()
+                );
             }
-            let verdict = if report.passed() { "valid" } else { "invalid" };
-            let stdin = args.paths.iter().any(|p| p.as_os_str() == "-");
-            println!(
-                "{verdict}: {} package(s), {} bundle(s) in {}; {} error(s), {} warning(s)",
-                model.packages().len(),
-                model.bundle_count(),
-                read_from(validation.file_count(), stdin),
-                report.errors.len(),
-                report.warnings.len()
-            );
         }
     }
-    let exit = if report.passed() {
+    let exit = if findings.passed() {
         Exit::Ok
     } else {
         Exit::Invalid
     };
-    Ok(Finished::new(exit).keeping(validation))
+    Ok(Finished::new(exit).keeping((validation, findings)))
 }
 
 /// What was read: files, standard input, or both.

@@ -16,7 +16,7 @@
 use std::collections::BTreeMap;
 
 use crate::bundle::yaml::{kind_of, scalar_text, MetaFile, Node};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Rule};
 use crate::location::Location;
 
 /// The annotation keys.
@@ -78,7 +78,7 @@ impl Annotations {
                         Some(v) => {
                             if !item.value.is_string() && !item.value.is_null() {
                                 diags.push(
-                                    Diagnostic::error(format!(
+                                    Diagnostic::new(Rule::InvalidAnnotations, format!(
                                         "annotation {key:?} must be a string, found a {} (quote it)",
                                         kind_of(&item.value)
                                     ))
@@ -89,10 +89,13 @@ impl Annotations {
                         }
                         None => {
                             diags.push(
-                                Diagnostic::error(format!(
-                                    "annotation {key:?} must be a string, found a {}",
-                                    kind_of(&item.value)
-                                ))
+                                Diagnostic::new(
+                                    Rule::InvalidAnnotations,
+                                    format!(
+                                        "annotation {key:?} must be a string, found a {}",
+                                        kind_of(&item.value)
+                                    ),
+                                )
                                 .at(&item.location),
                             );
                             continue;
@@ -109,10 +112,13 @@ impl Annotations {
             }
             Some((Node::Scalar(serde_json::Value::Null), _)) => found = true,
             Some((node, loc)) => diags.push(
-                Diagnostic::error(format!(
-                    "annotations must be a mapping of strings, found a {}",
-                    node.kind()
-                ))
+                Diagnostic::new(
+                    Rule::InvalidAnnotations,
+                    format!(
+                        "annotations must be a mapping of strings, found a {}",
+                        node.kind()
+                    ),
+                )
                 .at(loc),
             ),
         }

@@ -35,7 +35,7 @@ use crate::bundle::render::{render, RenderOptions};
 use crate::bundle::validate::{validate_bundle, BundleReport};
 use crate::bundle::BundleError;
 use crate::declcfg::{Bundle, Channel, ChannelEntry, DeclarativeConfig, Package};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Rule};
 use crate::location::Location;
 use crate::semver::version;
 use crate::write::{write, Format};
@@ -158,10 +158,12 @@ fn process(path: &Path, opts: &FromBundlesOptions) -> Processed {
         Ok(d) => d,
         Err(e) => {
             p.diagnostics
-                .push(Diagnostic::error(e.to_string()).at(&Location::new(
-                    std::sync::Arc::from(path.display().to_string()),
-                    0,
-                )));
+                .push(
+                    Diagnostic::new(Rule::Unreadable, e.to_string()).at(&Location::new(
+                        std::sync::Arc::from(path.display().to_string()),
+                        0,
+                    )),
+                );
             p.skipped = Some(e.to_string());
             return p;
         }
@@ -173,7 +175,7 @@ fn process(path: &Path, opts: &FromBundlesOptions) -> Processed {
     if det.media_type != MediaType::RegistryV1 {
         let why = format!("not a registry+v1 bundle: {}", det.describe());
         p.diagnostics.push(
-            Diagnostic::warning(format!("skipped: {why}"))
+            Diagnostic::new(Rule::BundleSkipped, format!("skipped: {why}"))
                 .at(&Location::new(std::sync::Arc::from(dir.display()), 0)),
         );
         p.skipped = Some(why);
@@ -263,11 +265,14 @@ pub fn build_catalog<P: AsRef<Path>>(
         for (info, _) in &by_path {
             if let Some(first) = seen.get(&info.name) {
                 out.diagnostics.push(
-                    Diagnostic::error(format!(
-                        "bundle {:?} is also in {}; only that one is kept",
-                        info.name,
-                        first.display()
-                    ))
+                    Diagnostic::new(
+                        Rule::DuplicateBundleDirectory,
+                        format!(
+                            "bundle {:?} is also in {}; only that one is kept",
+                            info.name,
+                            first.display()
+                        ),
+                    )
                     .at(&dir_loc(&info.path))
                     .package(&pkg)
                     .bundle(&info.name),
@@ -331,7 +336,7 @@ fn package_mode(
     if values.len() > 1 {
         if let Some((i, _)) = members.last() {
             diags.push(
-                Diagnostic::warning("bundles of the package find different ci.yaml updateGraph values; the highest version's is used")
+                Diagnostic::new(Rule::ConflictingUpdateGraph, "bundles of the package find different ci.yaml updateGraph values; the highest version's is used")
                     .at(&dir_loc(&i.path))
                     .package(pkg),
             );
@@ -396,9 +401,10 @@ fn add_package(
                 .map(|c| (*c).to_owned())
                 .unwrap_or_default();
             out.diagnostics.push(
-                Diagnostic::warning(format!(
-                    "no bundle names a default channel that exists; using {first:?}"
-                ))
+                Diagnostic::new(
+                    Rule::DefaultChannelChosen,
+                    format!("no bundle names a default channel that exists; using {first:?}"),
+                )
                 .at(&pkg_loc)
                 .package(pkg),
             );
@@ -424,7 +430,7 @@ fn add_package(
             .map(|(d, bs)| format!("{d:?} by {}", bs.join(", ")))
             .collect();
         out.diagnostics.push(
-            Diagnostic::warning(format!(
+            Diagnostic::new(Rule::DefaultChannelChosen, format!(
                 "bundles disagree on the default channel: {}; using {default:?} (from the highest version)",
                 parts.join("; ")
             ))
@@ -457,9 +463,12 @@ fn add_package(
                     .absent_replaces
                     .push((pkg.to_owned(), info.name.clone(), r.clone()));
                 out.diagnostics.push(
-                    Diagnostic::warning(format!(
-                        "replaces {r:?}, which is not a bundle of package {pkg:?} in this tree"
-                    ))
+                    Diagnostic::new(
+                        Rule::ReplacesNotFound,
+                        format!(
+                            "replaces {r:?}, which is not a bundle of package {pkg:?} in this tree"
+                        ),
+                    )
                     .at(&dir_loc(&info.path))
                     .package(pkg)
                     .bundle(&info.name),
@@ -495,10 +504,13 @@ fn add_package(
     for (info, bundle) in members {
         if info.channels.is_empty() {
             out.diagnostics.push(
-                Diagnostic::warning("bundle is in no channel".to_owned())
-                    .at(&dir_loc(&info.path))
-                    .package(pkg)
-                    .bundle(&info.name),
+                Diagnostic::new(
+                    Rule::BundleInNoChannel,
+                    "bundle is in no channel".to_owned(),
+                )
+                .at(&dir_loc(&info.path))
+                .package(pkg)
+                .bundle(&info.name),
             );
         }
         out.findings.included += 1;

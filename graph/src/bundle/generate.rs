@@ -24,7 +24,7 @@ use crate::bundle::format::MediaType;
 use crate::bundle::read::{read_manifest_files, ManifestFile, MANIFESTS, METADATA};
 use crate::bundle::yaml;
 use crate::bundle::BundleError;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Rule};
 
 /// The name of the annotations file.
 pub const ANNOTATIONS_FILE: &str = "annotations.yaml";
@@ -170,10 +170,13 @@ pub fn generate(opts: &GenerateOptions) -> Result<Generated, BundleError> {
         .or_else(|| channels.first().cloned())
         .unwrap_or_default();
     if !channels.contains(&default_channel) {
-        warnings.push(Diagnostic::warning(format!(
-            "default channel {default_channel:?} is not one of the channels ({})",
-            channels.join(", ")
-        )));
+        warnings.push(Diagnostic::new(
+            Rule::DefaultChannelNotListed,
+            format!(
+                "default channel {default_channel:?} is not one of the channels ({})",
+                channels.join(", ")
+            ),
+        ));
     }
     let channels_text = channels.join(",");
     let values = annotation_values(

@@ -16,7 +16,7 @@
 use serde_json::Value;
 
 use crate::bundle::yaml::{kind_of, MetaFile, Node};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Rule};
 use crate::location::Location;
 
 /// The top-level key of `dependencies.yaml`.
@@ -71,10 +71,13 @@ pub fn entries(m: &MetaFile, key: &str) -> (EntryList, Vec<Diagnostic>) {
             for item in items {
                 let Value::Object(obj) = &item.value else {
                     diags.push(
-                        Diagnostic::error(format!(
-                            "{key} entry must be a mapping with type and value, found a {}",
-                            kind_of(&item.value)
-                        ))
+                        Diagnostic::new(
+                            Rule::InvalidMetadataList,
+                            format!(
+                                "{key} entry must be a mapping with type and value, found a {}",
+                                kind_of(&item.value)
+                            ),
+                        )
                         .at(&item.location),
                     );
                     continue;
@@ -84,10 +87,13 @@ pub fn entries(m: &MetaFile, key: &str) -> (EntryList, Vec<Diagnostic>) {
                     Some(Value::String(s)) => s.clone(),
                     Some(other) => {
                         diags.push(
-                            Diagnostic::error(format!(
-                                "{key} entry type must be a string, found a {}",
-                                kind_of(other)
-                            ))
+                            Diagnostic::new(
+                                Rule::InvalidMetadataList,
+                                format!(
+                                    "{key} entry type must be a string, found a {}",
+                                    kind_of(other)
+                                ),
+                            )
                             .at(&item.location),
                         );
                         continue;
@@ -103,7 +109,11 @@ pub fn entries(m: &MetaFile, key: &str) -> (EntryList, Vec<Diagnostic>) {
         Some((node, loc)) => {
             list.key_found = true;
             diags.push(
-                Diagnostic::error(format!("{key} must be a list, found a {}", node.kind())).at(loc),
+                Diagnostic::new(
+                    Rule::InvalidMetadataList,
+                    format!("{key} must be a list, found a {}", node.kind()),
+                )
+                .at(loc),
             );
         }
     }

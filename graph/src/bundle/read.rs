@@ -14,7 +14,7 @@ use crate::bundle::annotations::Annotations;
 use crate::bundle::metadata::{self, EntryList};
 use crate::bundle::yaml::{self, kind_of, MetaFile};
 use crate::bundle::BundleError;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Rule};
 use crate::location::Location;
 
 /// The manifests directory name.
@@ -208,7 +208,9 @@ pub fn read_manifest_files(mdir: &Path) -> (Vec<ManifestFile>, Vec<Location>, Ve
         Ok(e) => e,
         Err(e) => {
             let loc = Location::new(Arc::from(mdir.display().to_string()), 0);
-            diags.push(Diagnostic::error(format!("cannot read directory: {e}")).at(&loc));
+            diags.push(
+                Diagnostic::new(Rule::Unreadable, format!("cannot read directory: {e}")).at(&loc),
+            );
             return (files, subdirs, diags);
         }
     };
@@ -256,10 +258,13 @@ pub fn manifest_file(
         if !d.value.is_object() {
             if !d.value.is_null() {
                 diags.push(
-                    Diagnostic::error(format!(
-                        "not a Kubernetes object: the document is a {}",
-                        kind_of(&d.value)
-                    ))
+                    Diagnostic::new(
+                        Rule::NotKubernetesObject,
+                        format!(
+                            "not a Kubernetes object: the document is a {}",
+                            kind_of(&d.value)
+                        ),
+                    )
                     .at(&d.location),
                 );
             }

@@ -34,7 +34,7 @@ use crate::bundle::read::{read_bundle, BundleDir, MANIFESTS};
 use crate::bundle::validate::csv_annotation_properties;
 use crate::bundle::BundleError;
 use crate::declcfg::{Bundle, Property, RelatedImage};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Rule};
 use crate::location::Location;
 use crate::property::types;
 use crate::rawjson::raw_from_string;
@@ -186,10 +186,13 @@ pub fn render(dir: &BundleDir, opts: &RenderOptions) -> RenderOutcome {
     if det.media_type != MediaType::RegistryV1 {
         return fail(
             diags,
-            Diagnostic::error(format!(
-                "only registry+v1 bundles can be rendered; this bundle is {}",
-                det.describe()
-            ))
+            Diagnostic::new(
+                Rule::UnsupportedBundleFormat,
+                format!(
+                    "only registry+v1 bundles can be rendered; this bundle is {}",
+                    det.describe()
+                ),
+            )
             .at(&root),
         );
     }
@@ -222,13 +225,18 @@ pub fn render(dir: &BundleDir, opts: &RenderOptions) -> RenderOutcome {
     let Some(ann) = &dir.annotations else {
         return fail(
             diags,
-            Diagnostic::error("Could not find annotations file").at(&dir.location_of("metadata")),
+            Diagnostic::new(Rule::InvalidAnnotations, "Could not find annotations file")
+                .at(&dir.location_of("metadata")),
         );
     };
     let Some(package) = ann.package().map(str::to_owned) else {
         return fail(
             diags,
-            Diagnostic::error(format!("Missing annotation {:?}", keys::PACKAGE)).at(&ann.location),
+            Diagnostic::new(
+                Rule::AnnotationMissing,
+                format!("Missing annotation {:?}", keys::PACKAGE),
+            )
+            .at(&ann.location),
         );
     };
     // The first document of each manifest file; opm cannot decode one without a kind.
@@ -236,8 +244,11 @@ pub fn render(dir: &BundleDir, opts: &RenderOptions) -> RenderOutcome {
     for o in dir.manifests.iter().filter_map(|m| m.first()) {
         if o.kind.is_empty() {
             diags.push(
-                Diagnostic::warning("object has no kind; opm cannot decode it, so it is left out")
-                    .at(&o.location),
+                Diagnostic::new(
+                    Rule::ObjectWithoutKind,
+                    "object has no kind; opm cannot decode it, so it is left out",
+                )
+                .at(&o.location),
             );
         } else {
             firsts.push(o);
@@ -246,18 +257,19 @@ pub fn render(dir: &BundleDir, opts: &RenderOptions) -> RenderOutcome {
     if firsts.is_empty() {
         return fail(
             diags,
-            Diagnostic::error("no bundle objects found").at(&dir.location_of(MANIFESTS)),
+            Diagnostic::new(Rule::NoBundleObjects, "no bundle objects found")
+                .at(&dir.location_of(MANIFESTS)),
         );
     }
     let Some(csv_obj) = firsts.iter().find(|o| o.kind == CSV_KIND) else {
         return fail(
             diags,
-            Diagnostic::error("no csv in bundle").at(&dir.location_of(MANIFESTS)),
+            Diagnostic::new(Rule::NoCsv, "no csv in bundle").at(&dir.location_of(MANIFESTS)),
         );
     };
     let csv = Csv::from_object(csv_obj);
     let at_csv = |msg: String| {
-        Diagnostic::error(msg)
+        Diagnostic::new(Rule::InvalidCsv, msg)
             .at(&csv.location)
             .package(&package)
             .bundle(&csv.name)

@@ -34,7 +34,7 @@ use crate::bundle::read::{read_bundle, BundleDir, Object, MANIFESTS, METADATA};
 use crate::bundle::yaml::{kind_of, Node};
 use crate::bundle::BundleError;
 use crate::declcfg::Property;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Rule};
 use crate::location::Location;
 use crate::property::{self, types};
 use crate::semver::range::{self, Range};
@@ -162,12 +162,17 @@ struct Checker<'a> {
 }
 
 impl<'a> Checker<'a> {
-    fn error(&mut self, msg: impl Into<String>, at: &Location) {
-        self.out.push(Diagnostic::error(msg).at(at));
+    fn error(&mut self, rule: Rule, msg: impl Into<String>, at: &Location) {
+        debug_assert_eq!(rule.default_severity(), crate::diagnostic::Severity::Error);
+        self.out.push(Diagnostic::new(rule, msg).at(at));
     }
 
-    fn warn(&mut self, msg: impl Into<String>, at: &Location) {
-        self.out.push(Diagnostic::warning(msg).at(at));
+    fn warn(&mut self, rule: Rule, msg: impl Into<String>, at: &Location) {
+        debug_assert_eq!(
+            rule.default_severity(),
+            crate::diagnostic::Severity::Warning
+        );
+        self.out.push(Diagnostic::new(rule, msg).at(at));
     }
 
     /// Where a field of the object starting at `at` is: the first line at or after
@@ -181,14 +186,20 @@ impl<'a> Checker<'a> {
             .unwrap_or_else(|| at.clone())
     }
 
-    fn error_near(&mut self, msg: impl Into<String>, at: &Location, needles: &[String]) {
+    fn error_near(
+        &mut self,
+        rule: Rule,
+        msg: impl Into<String>,
+        at: &Location,
+        needles: &[String],
+    ) {
         let loc = self.near(at, needles);
-        self.error(msg, &loc);
+        self.error(rule, msg, &loc);
     }
 
-    fn warn_near(&mut self, msg: impl Into<String>, at: &Location, needles: &[String]) {
+    fn warn_near(&mut self, rule: Rule, msg: impl Into<String>, at: &Location, needles: &[String]) {
         let loc = self.near(at, needles);
-        self.warn(msg, &loc);
+        self.warn(rule, msg, &loc);
     }
 
     fn root(&self) -> Location {
@@ -207,11 +218,19 @@ impl<'a> Checker<'a> {
     fn directories(&mut self, need_metadata: bool) {
         if !self.dir.has_manifests {
             let root = self.root();
-            self.error("Unable to locate manifests directory", &root);
+            self.error(
+                Rule::DirectoryMissing,
+                "Unable to locate manifests directory",
+                &root,
+            );
         }
         if need_metadata && !self.dir.has_metadata {
             let root = self.root();
-            self.error("Unable to locate metadata directory", &root);
+            self.error(
+                Rule::DirectoryMissing,
+                "Unable to locate metadata directory",
+                &root,
+            );
         }
     }
 
@@ -225,9 +244,10 @@ impl<'a> Checker<'a> {
             ] {
                 if value.is_empty() {
                     self.out.push(
-                        Diagnostic::error(format!(
-                            "not a Kubernetes object: {field} is missing or not a string"
-                        ))
+                        Diagnostic::new(
+                            Rule::NotKubernetesObject,
+                            format!("not a Kubernetes object: {field} is missing or not a string"),
+                        )
                         .at(&o.location),
                     );
                 }
@@ -238,7 +258,8 @@ impl<'a> Checker<'a> {
     fn flat_manifests(&mut self) {
         for sub in &self.dir.manifest_subdirs {
             self.out.push(
-                Diagnostic::error(
+                Diagnostic::new(
+                    Rule::NestedManifests,
                     "manifests directory must be flat: subdirectories are not allowed",
                 )
                 .at(sub),
@@ -249,6 +270,7 @@ impl<'a> Checker<'a> {
     fn declared_mismatch(&mut self, det: &Detection) {
         if let (Source::Layout(_), Some((key, value, loc))) = (&det.source, &det.declared) {
             self.error(
+                Rule::AnnotationMismatch,
                 format!(
                     "Expecting annotation {key:?} to have value {:?} instead of {value:?}",
                     det.media_type.as_str()
@@ -268,7 +290,11 @@ impl<'a> Checker<'a> {
             });
             if !unreadable {
                 let loc = self.metadata_loc();
-                self.error("Could not find annotations file", &loc);
+                self.error(
+                    Rule::InvalidAnnotations,
+                    "Could not find annotations file",
+                    &loc,
+                );
             }
         }
         self.dir.annotations.as_ref()
@@ -283,7 +309,7 @@ impl<'a> Checker<'a> {
         }
         for sub in &self.dir.manifest_subdirs {
             self.out.push(
-                Diagnostic::warning(
+                Diagnostic::new(Rule::ManifestsSubdirectoryIgnored,
                     "subdirectory of manifests/ is ignored: registry+v1 manifests are read non-recursively",
                 )
                 .at(sub),
@@ -292,7 +318,7 @@ impl<'a> Checker<'a> {
         for m in &self.dir.manifests {
             if m.documents > 1 {
                 self.out.push(
-                    Diagnostic::warning(format!(
+                    Diagnostic::new(Rule::MultiDocumentManifest, format!(
                         "file holds {} documents; opm and OLM read only the first document of each manifest file",
                         m.documents
                     ))
@@ -302,7 +328,7 @@ impl<'a> Checker<'a> {
         }
         if self.dir.has_manifests && self.dir.objects().next().is_none() {
             let loc = self.manifests_loc();
-            self.error("no bundle objects found", &loc);
+            self.error(Rule::NoBundleObjects, "no bundle objects found", &loc);
         }
         for o in self.dir.objects() {
             if !o.kind.is_empty()
@@ -311,10 +337,13 @@ impl<'a> Checker<'a> {
                     .any(|k| k.eq_ignore_ascii_case(&o.kind))
             {
                 self.out.push(
-                    Diagnostic::error(format!(
-                        "{} is not supported type for registryV1 bundle: {}",
-                        o.kind, o.location.file
-                    ))
+                    Diagnostic::new(
+                        Rule::UnsupportedKind,
+                        format!(
+                            "{} is not supported type for registryV1 bundle: {}",
+                            o.kind, o.location.file
+                        ),
+                    )
                     .at(&o.location),
                 );
             }
@@ -324,14 +353,17 @@ impl<'a> Checker<'a> {
         match csvs.len() {
             0 if self.dir.has_manifests => {
                 let loc = self.manifests_loc();
-                self.error("no csv in bundle", &loc);
+                self.error(Rule::NoCsv, "no csv in bundle", &loc);
             }
             0 | 1 => {}
             _ => {
                 for extra in &csvs[1..] {
                     self.out.push(
-                        Diagnostic::error("more than one ClusterServiceVersion is found in bundle")
-                            .at(&extra.location),
+                        Diagnostic::new(
+                            Rule::MultipleCsvs,
+                            "more than one ClusterServiceVersion is found in bundle",
+                        )
+                        .at(&extra.location),
                     );
                 }
             }
@@ -342,7 +374,7 @@ impl<'a> Checker<'a> {
         }
         if self.dir.bundle_yaml.is_some() {
             let loc = self.dir.location_of("metadata/bundle.yaml");
-            self.warn(
+            self.warn(Rule::BundleYamlIgnored,
                 "metadata/bundle.yaml belongs to registry+v2 bundles; it is ignored in a registry+v1 bundle",
                 &loc,
             );
@@ -367,7 +399,11 @@ impl<'a> Checker<'a> {
         ];
         for (key, want) in expect {
             let Some(got) = a.get(key) else {
-                self.error(format!("Missing annotation {key:?}"), &file);
+                self.error(
+                    Rule::AnnotationMissing,
+                    format!("Missing annotation {key:?}"),
+                    &file,
+                );
                 continue;
             };
             match want {
@@ -375,6 +411,7 @@ impl<'a> Checker<'a> {
                     // The media type was already reported when it is unknown.
                     if key != keys::MEDIATYPE || MediaType::parse(got.value.trim()).is_some() {
                         self.error(
+                            Rule::AnnotationMismatch,
                             format!(
                                 "Expecting annotation {key:?} to have value {w:?} instead of {:?}",
                                 got.value
@@ -392,6 +429,7 @@ impl<'a> Checker<'a> {
                     };
                     if empty {
                         self.error(
+                            Rule::AnnotationMismatch,
                             format!("Expecting annotation {key:?} to have non-empty value"),
                             &got.location,
                         );
@@ -402,7 +440,7 @@ impl<'a> Checker<'a> {
         let channels = a.channels();
         if let (Some(default), Some(ann)) = (a.default_channel(), a.get(keys::DEFAULT_CHANNEL)) {
             if !channels.is_empty() && !channels.iter().any(|c| c == default) {
-                self.warn(
+                self.warn(Rule::DefaultChannelNotListed,
                     format!(
                         "default channel {default:?} is not one of the bundle's channels ({}); the catalog's default channel must name a channel some bundle of the package is in",
                         channels.join(", ")
@@ -415,7 +453,11 @@ impl<'a> Checker<'a> {
         for c in &channels {
             if !seen.insert(c) {
                 if let Some(ann) = a.get(keys::CHANNELS) {
-                    self.warn(format!("channel {c:?} is listed twice"), &ann.location);
+                    self.warn(
+                        Rule::DuplicateChannelAnnotation,
+                        format!("channel {c:?} is listed twice"),
+                        &ann.location,
+                    );
                 }
             }
         }
@@ -424,12 +466,14 @@ impl<'a> Checker<'a> {
     fn csv_rules(&mut self, c: &Csv) {
         for p in &c.problems {
             self.error(
+                Rule::InvalidCsv,
                 format!("ClusterServiceVersion {:?}: {p}", c.name),
                 &c.location,
             );
         }
         if let Some(e) = object_name_error(&c.name) {
             self.error_near(
+                Rule::InvalidCsv,
                 format!("invalid ClusterServiceVersion name {:?}: {e}", c.name),
                 &c.location,
                 &kv("name", &c.name),
@@ -437,6 +481,7 @@ impl<'a> Checker<'a> {
         }
         match &c.version {
             None => self.error(
+                Rule::InvalidCsv,
                 format!("ClusterServiceVersion {:?} has no spec.version", c.name),
                 &c.location,
             ),
@@ -447,12 +492,13 @@ impl<'a> Checker<'a> {
                     if let Ok(t) = version::parse_tolerant(v) {
                         msg.push_str(&format!(" (opm reads it leniently as {:?})", t.to_string()));
                     }
-                    self.error_near(msg, &c.location, &kv("version", v));
+                    self.error_near(Rule::InvalidCsv, msg, &c.location, &kv("version", v));
                 }
             }
         }
         if let Err(e) = version::parse_release(&c.release) {
             self.error_near(
+                Rule::InvalidCsv,
                 format!("spec.release: {e}"),
                 &c.location,
                 &kv("release", &c.release),
@@ -461,6 +507,7 @@ impl<'a> Checker<'a> {
         if let Some(r) = &c.replaces {
             if let Some(e) = object_name_error(r) {
                 self.error_near(
+                    Rule::InvalidCsv,
                     format!("spec.replaces {r:?} is not a valid ClusterServiceVersion name: {e}"),
                     &c.location,
                     &kv("replaces", r),
@@ -468,6 +515,7 @@ impl<'a> Checker<'a> {
             }
             if *r == c.name {
                 self.error_near(
+                    Rule::InvalidCsv,
                     format!("spec.replaces names the ClusterServiceVersion itself ({r:?})"),
                     &c.location,
                     &kv("replaces", r),
@@ -477,12 +525,14 @@ impl<'a> Checker<'a> {
         for (i, s) in c.skips.iter().enumerate() {
             if s.is_empty() {
                 self.error_near(
+                    Rule::EmptySkip,
                     format!("skip[{i}] is empty"),
                     &c.location,
                     &["skips:".to_owned(), "\"skips\"".to_owned()],
                 );
             } else if let Some(e) = object_name_error(s) {
                 self.error_near(
+                    Rule::InvalidCsv,
                     format!("spec.skips[{i}] {s:?} is not a valid ClusterServiceVersion name: {e}"),
                     &c.location,
                     std::slice::from_ref(s),
@@ -490,6 +540,7 @@ impl<'a> Checker<'a> {
             }
             if *s == c.name {
                 self.error_near(
+                    Rule::InvalidCsv,
                     format!("spec.skips[{i}] names the ClusterServiceVersion itself ({s:?})"),
                     &c.location,
                     &[format!("- {s}"), format!("\"{s}\"")],
@@ -502,7 +553,12 @@ impl<'a> Checker<'a> {
                 if let Some(h) = range::hint(sr) {
                     msg.push_str(&format!(" (blang/semver would accept {h:?})"));
                 }
-                self.error_near(msg, &c.location, &kv(csv::SKIP_RANGE_ANNOTATION, sr));
+                self.error_near(
+                    Rule::InvalidSkiprange,
+                    msg,
+                    &c.location,
+                    &kv(csv::SKIP_RANGE_ANNOTATION, sr),
+                );
             }
         }
         for key in c.annotations.keys() {
@@ -510,7 +566,7 @@ impl<'a> Checker<'a> {
                 .iter()
                 .find(|k| k.eq_ignore_ascii_case(key) && **k != key.as_str())
             {
-                self.warn_near(
+                self.warn_near(Rule::MisspelledCsvAnnotation,
                     format!("CSV annotation {key:?} looks like a misspelling of {known:?}; OLM ignores it"),
                     &c.location,
                     std::slice::from_ref(key),
@@ -520,6 +576,7 @@ impl<'a> Checker<'a> {
         if let Some(text) = c.annotations.get(csv::PROPERTIES_ANNOTATION) {
             if let Err(e) = csv_annotation_properties(text) {
                 self.error_near(
+                    Rule::InvalidProperty,
                     format!("invalid {} annotation: {e}", csv::PROPERTIES_ANNOTATION),
                     &c.location,
                     &[csv::PROPERTIES_ANNOTATION.to_owned()],
@@ -529,6 +586,7 @@ impl<'a> Checker<'a> {
         for (i, r) in c.related_images.iter().enumerate() {
             if let Err(e) = crate::image_ref::validate(&r.image) {
                 self.error_near(
+                    Rule::InvalidImage,
                     format!(
                         "spec.relatedImages[{i}].image: invalid image pull spec {:?}: {e}",
                         r.image
@@ -541,6 +599,7 @@ impl<'a> Checker<'a> {
         for img in &c.operator_images {
             if let Err(e) = crate::image_ref::validate(img) {
                 self.error_near(
+                    Rule::InvalidImage,
                     format!("deployment container image: invalid image pull spec {img:?}: {e}"),
                     &c.location,
                     &kv("image", img),
@@ -550,6 +609,7 @@ impl<'a> Checker<'a> {
         for r in &c.required_crds {
             if r.plural_group().is_none() {
                 self.error_near(
+                    Rule::InvalidCrd,
                     format!("couldn't parse plural.group from crd name: {}", r.name),
                     &c.location,
                     &kv("name", &r.name),
@@ -559,6 +619,7 @@ impl<'a> Checker<'a> {
         for r in &c.owned_crds {
             if r.plural_group().is_none() {
                 self.error_near(
+                    Rule::InvalidCrd,
                     format!("couldn't parse plural.group from crd name: {}", r.name),
                     &c.location,
                     &kv("name", &r.name),
@@ -577,13 +638,14 @@ impl<'a> Checker<'a> {
         for crd in &crds {
             for p in &crd.problems {
                 self.error(
+                    Rule::InvalidCrd,
                     format!("CustomResourceDefinition {:?}: {p}", crd.name),
                     &crd.location,
                 );
             }
             let expected = format!("{}.{}", crd.plural, crd.group);
             if !crd.plural.is_empty() && !crd.group.is_empty() && crd.name != expected {
-                self.error(
+                self.error(Rule::InvalidCrd,
                     format!(
                         "CustomResourceDefinition name {:?} must be spec.names.plural + \".\" + spec.group ({expected:?})",
                         crd.name
@@ -593,6 +655,7 @@ impl<'a> Checker<'a> {
             }
             if crd.versions.is_empty() {
                 self.error(
+                    Rule::InvalidCrd,
                     format!("CustomResourceDefinition {:?} has no versions", crd.name),
                     &crd.location,
                 );
@@ -608,6 +671,7 @@ impl<'a> Checker<'a> {
             let key = (o.name.clone(), o.version.clone(), o.kind.clone());
             if !owned_seen.insert(key.clone()) {
                 self.error_near(
+                    Rule::DuplicateOwnedCrd,
                     format!("duplicate CRD {o} in bundle {:?}", c.name),
                     &c.location,
                     &kv("name", &o.name),
@@ -616,6 +680,7 @@ impl<'a> Checker<'a> {
             }
             if present.remove(&key).is_none() {
                 self.error_near(
+                    Rule::OwnedCrdMissing,
                     format!("owned CRD {o} not found in bundle {:?}", c.name),
                     &c.location,
                     &kv("name", &o.name),
@@ -623,7 +688,7 @@ impl<'a> Checker<'a> {
             }
         }
         for ((name, version, kind), loc) in present {
-            self.warn(
+            self.warn(Rule::CrdNotInCsv,
                 format!(
                     "CRD {name}/{version}, Kind={kind} is present in bundle {:?} but not defined in CSV",
                     c.name
@@ -636,6 +701,7 @@ impl<'a> Checker<'a> {
     fn dependencies(&mut self, deps: &EntryList) {
         if !deps.key_found {
             self.warn(
+                Rule::EmptyDeclaration,
                 "dependencies.yaml has no dependencies list; it declares nothing",
                 &deps.location,
             );
@@ -657,7 +723,7 @@ impl<'a> Checker<'a> {
                 other => vec![format!("unsupported dependency type {other}")],
             };
             for msg in errs {
-                self.error(msg, &e.location);
+                self.error(Rule::InvalidDependency, msg, &e.location);
             }
         }
     }
@@ -673,15 +739,20 @@ impl<'a> Checker<'a> {
             if keys.contains(&"dependencies") {
                 msg.push_str("; dependencies belong in metadata/dependencies.yaml");
             }
-            self.warn(msg, &props.location);
+            self.warn(Rule::EmptyDeclaration, msg, &props.location);
         }
         for (i, e) in props.entries.iter().enumerate() {
             if e.type_.is_empty() {
-                self.error(format!("properties[{i}]: type must be set"), &e.location);
+                self.error(
+                    Rule::InvalidProperty,
+                    format!("properties[{i}]: type must be set"),
+                    &e.location,
+                );
                 continue;
             }
             let Some(value) = &e.value else {
                 self.warn(
+                    Rule::PropertyValueMissing,
                     format!(
                         "property {:?} has no value; catalogs require one (it renders as null)",
                         e.type_
@@ -697,17 +768,18 @@ impl<'a> Checker<'a> {
             if types::KNOWN.contains(&e.type_.as_str()) {
                 if let Err(err) = property::parse(&p) {
                     self.error(
+                        Rule::InvalidProperty,
                         format!("parse property[{i}] of type {:?}: {err}", e.type_),
                         &e.location,
                     );
                 }
                 if e.type_ == types::CONSTRAINT {
                     for msg in constraint_errors(value) {
-                        self.error(msg, &e.location);
+                        self.error(Rule::InvalidProperty, msg, &e.location);
                     }
                 }
             } else if e.type_.starts_with("olm.") {
-                self.warn(
+                self.warn(Rule::UnknownOlmPropertyType,
                     format!("property type {:?} is in the olm.* namespace but OLM does not define it; OLM ignores it", e.type_),
                     &e.location,
                 );
@@ -721,6 +793,7 @@ impl<'a> Checker<'a> {
         if det.layout == MediaType::RegistryV1 && matches!(det.source, Source::Annotation { .. }) {
             if let Some((key, value, loc)) = &det.declared {
                 self.error(
+                    Rule::AnnotationMismatch,
                     format!(
                         "Expecting annotation {key:?} to have value {:?} instead of {value:?}",
                         MediaType::RegistryV1.as_str()
@@ -733,7 +806,7 @@ impl<'a> Checker<'a> {
         self.objects_are_kubernetes_objects();
         if self.dir.has_manifests && self.dir.objects().next().is_none() {
             let loc = self.manifests_loc();
-            self.error(
+            self.error(Rule::NoBundleObjects,
                 "manifests directory holds no Kubernetes objects; a plain+v0 bundle needs at least one",
                 &loc,
             );
@@ -747,7 +820,7 @@ impl<'a> Checker<'a> {
         self.objects_are_kubernetes_objects();
         for o in self.dir.objects_of_kind(CSV_KIND) {
             self.out.push(
-                Diagnostic::error(format!(
+                Diagnostic::new(Rule::CsvInCsvlessBundle, format!(
                     "registry+v2 bundles are CSV-less, but the bundle holds ClusterServiceVersion {:?}",
                     o.name
                 ))
@@ -757,6 +830,7 @@ impl<'a> Checker<'a> {
         if self.dir.has_manifests && self.dir.objects_of_kind("Deployment").next().is_none() {
             let loc = self.manifests_loc();
             self.error(
+                Rule::NoDeployment,
                 "no Deployment in manifests/; a registry+v2 bundle needs at least one",
                 &loc,
             );
@@ -764,12 +838,14 @@ impl<'a> Checker<'a> {
         if let Some(a) = self.annotations_file() {
             match a.media_type() {
                 None => self.error(
+                    Rule::AnnotationMissing,
                     format!("Missing annotation {:?}", keys::MEDIATYPE),
                     &a.location,
                 ),
                 Some((key, got)) if got.value.trim() != MediaType::RegistryV2.as_str() => {
                     if MediaType::parse(got.value.trim()).is_some() {
                         self.error(
+                            Rule::AnnotationMismatch,
                             format!(
                                 "Expecting annotation {key:?} to have value {:?} instead of {:?}",
                                 MediaType::RegistryV2.as_str(),
@@ -793,7 +869,11 @@ impl<'a> Checker<'a> {
                 });
                 if !unreadable {
                     let loc = self.metadata_loc();
-                    self.error("Could not find metadata/bundle.yaml", &loc);
+                    self.error(
+                        Rule::InvalidBundleYaml,
+                        "Could not find metadata/bundle.yaml",
+                        &loc,
+                    );
                 }
             }
             None => {}
@@ -801,6 +881,7 @@ impl<'a> Checker<'a> {
                 for field in ["name", "version"] {
                     match b.get(field) {
                         None => self.error(
+                            Rule::InvalidBundleYaml,
                             format!("bundle.yaml: missing required field {field:?}"),
                             &b.location,
                         ),
@@ -808,13 +889,14 @@ impl<'a> Checker<'a> {
                             if field == "name" {
                                 name = Some(s.clone());
                             } else if let Err(e) = version::parse_strict(s) {
-                                self.error(
+                                self.error(Rule::InvalidBundleYaml,
                                     format!("bundle.yaml: version {s:?} is not a valid semantic version: {e}"),
                                     loc,
                                 );
                             }
                         }
                         Some((node, loc)) => self.error(
+                            Rule::InvalidBundleYaml,
                             format!(
                                 "bundle.yaml: {field} must be a non-empty string, found a {}",
                                 node.kind()
@@ -827,6 +909,7 @@ impl<'a> Checker<'a> {
                     if !matches!(node, Node::Scalar(Value::String(s)) if s == MediaType::RegistryV2.as_str())
                     {
                         self.error(
+                            Rule::InvalidBundleYaml,
                             format!(
                                 "bundle.yaml: {} must be {:?}",
                                 keys::MEDIATYPE_UNVERSIONED,

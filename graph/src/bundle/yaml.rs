@@ -20,7 +20,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 use serde_saphyr::Spanned;
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Rule, Severity};
 use crate::limits::MAX_FILE_BYTES;
 use crate::location::{to_u32, LineIndex, Location};
 use crate::rawjson::{KeyWriter, Transcoded};
@@ -45,21 +45,26 @@ pub fn read_text(path: &Path, name: &Arc<str>) -> Result<String, Box<Diagnostic>
     let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     if size > MAX_FILE_BYTES {
         return Err(Box::new(
-            Diagnostic::error(format!(
+            Diagnostic::new(
+                Rule::FileTooLarge,
+                format!(
                 "file is {size} bytes, larger than the {MAX_FILE_BYTES}-byte limit olmsat reads"
-            ))
+            ),
+            )
             .at(&loc),
         ));
     }
-    let bytes = std::fs::read(path)
-        .map_err(|e| Box::new(Diagnostic::error(format!("cannot read file: {e}")).at(&loc)))?;
+    let bytes = std::fs::read(path).map_err(|e| {
+        Box::new(Diagnostic::new(Rule::Unreadable, format!("cannot read file: {e}")).at(&loc))
+    })?;
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
     match std::str::from_utf8(body) {
         Ok(text) => {
             if let Some(pos) = text.find('\0') {
                 let (line, col) = LineIndex::new(text).line_col(pos);
                 return Err(Box::new(
-                    Diagnostic::error("not a text file (NUL byte)").at(&loc.at(line, col)),
+                    Diagnostic::new(Rule::NotText, "not a text file (NUL byte)")
+                        .at(&loc.at(line, col)),
                 ));
             }
             Ok(text.to_owned())
@@ -69,8 +74,11 @@ pub fn read_text(path: &Path, name: &Arc<str>) -> Result<String, Box<Diagnostic>
             let (line, col) =
                 LineIndex::new(std::str::from_utf8(valid).unwrap_or("")).line_col(valid.len());
             Err(Box::new(
-                Diagnostic::error(format!("invalid UTF-8 at byte {}", e.valid_up_to()))
-                    .at(&loc.at(line, col)),
+                Diagnostic::new(
+                    Rule::NotText,
+                    format!("invalid UTF-8 at byte {}", e.valid_up_to()),
+                )
+                .at(&loc.at(line, col)),
             ))
         }
     }
@@ -106,16 +114,22 @@ fn json_documents(file: &Arc<str>, text: &str) -> (Vec<Document>, Vec<Diagnostic
                         index: docs.len() + diags.len(),
                     }),
                     Err(e) => diags.push(
-                        Diagnostic::error(format!("invalid JSON: {}", strip_position(&e)))
-                            .at(&location),
+                        Diagnostic::new(
+                            Rule::ParseError,
+                            format!("invalid JSON: {}", strip_position(&e)),
+                        )
+                        .at(&location),
                     ),
                 }
             }
             Some(Err(e)) => {
                 let line = to_u32(e.line());
                 diags.push(
-                    Diagnostic::error(format!("invalid JSON: {}", strip_position(&e)))
-                        .at(&Location::new(file.clone(), line).at(line, to_u32(e.column()))),
+                    Diagnostic::new(
+                        Rule::ParseError,
+                        format!("invalid JSON: {}", strip_position(&e)),
+                    )
+                    .at(&Location::new(file.clone(), line).at(line, to_u32(e.column()))),
                 );
                 break;
             }
@@ -138,10 +152,11 @@ fn yaml_documents(file: &Arc<str>, text: &str) -> (Vec<Document>, Vec<Diagnostic
         Err(b) => {
             return (
                 Vec::new(),
-                vec![
-                    Diagnostic::error(format!("invalid YAML document separator: {}", b.trailing))
-                        .at(&Location::new(file.clone(), b.line)),
-                ],
+                vec![Diagnostic::new(
+                    Rule::ParseError,
+                    format!("invalid YAML document separator: {}", b.trailing),
+                )
+                .at(&Location::new(file.clone(), b.line))],
             )
         }
     };
@@ -175,8 +190,11 @@ fn yaml_documents(file: &Arc<str>, text: &str) -> (Vec<Document>, Vec<Diagnostic
                         index,
                     }),
                     Err(e) => diags.push(
-                        Diagnostic::error(format!("invalid YAML: {}", strip_position(&e)))
-                            .at(&location),
+                        Diagnostic::new(
+                            Rule::ParseError,
+                            format!("invalid YAML: {}", strip_position(&e)),
+                        )
+                        .at(&location),
                     ),
                 }
             }
@@ -362,8 +380,11 @@ fn yaml_error(file: &Arc<str>, c: &Chunk<'_>, e: &serde_saphyr::Error) -> Box<Di
         msg.truncate(i);
     }
     Box::new(
-        Diagnostic::error(format!("invalid YAML: {msg}"))
-            .at(&Location::new(file.clone(), line).at(line, col)),
+        Diagnostic::new(Rule::ParseError, format!("invalid YAML: {msg}")).at(&Location::new(
+            file.clone(),
+            line,
+        )
+        .at(line, col)),
     )
 }
 
@@ -430,8 +451,11 @@ pub fn meta_file(
 ) -> Result<(MetaFile, Vec<Diagnostic>), Box<Diagnostic>> {
     let location = Location::new(file.clone(), 0);
     let chunks = split::split_yaml(text).map_err(|b| {
-        Diagnostic::error(format!("invalid YAML document separator: {}", b.trailing))
-            .at(&Location::new(file.clone(), b.line))
+        Diagnostic::new(
+            Rule::ParseError,
+            format!("invalid YAML document separator: {}", b.trailing),
+        )
+        .at(&Location::new(file.clone(), b.line))
     })?;
     let Some(chunk) = chunks.iter().find(|c| !split::is_blank_or_comments(c.text)) else {
         return Ok((
@@ -458,15 +482,18 @@ pub fn meta_file(
                 value,
                 location: loc.clone(),
             })
-            .map_err(|e| Box::new(Diagnostic::error(format!("invalid YAML: {e}")).at(&loc)))
+            .map_err(|e| {
+                Box::new(Diagnostic::new(Rule::ParseError, format!("invalid YAML: {e}")).at(&loc))
+            })
     };
     let members = match top {
         TopLevel::Map(m) => m,
         TopLevel::NotAMap(kind) => {
             return Err(Box::new(
-                Diagnostic::error(format!(
-                    "expected a mapping at the top of the file, found a {kind}"
-                ))
+                Diagnostic::new(
+                    Rule::NotAnObject,
+                    format!("expected a mapping at the top of the file, found a {kind}"),
+                )
                 .at(&Location::new(
                     file.clone(),
                     split::first_content_line(chunk),

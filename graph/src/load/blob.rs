@@ -9,7 +9,7 @@ use crate::declcfg::{
     schema, Bundle, Channel, ChannelEntry, Deprecation, DeprecationEntry, Icon, Meta, Package,
     Property, RelatedImage,
 };
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Rule};
 use crate::location::Location;
 use crate::rawjson::{
     fold_eq, is_null, items_of, json_kind, kind_of, property_items, to_raw, unmarshal_error, Key,
@@ -69,6 +69,22 @@ pub enum BlobError {
     /// An `olm.deprecations` blob's members.
     #[error("parse deprecation: {0}")]
     Deprecation(FieldError),
+}
+
+impl BlobError {
+    /// The rule a blob that fails this way breaks: [`Rule::MissingSchema`] for a
+    /// missing or non-string `schema`, [`Rule::DuplicateKey`] for keys that fold
+    /// to the same name, [`Rule::InvalidBlob`] for anything else.
+    pub fn rule(&self) -> Rule {
+        match self {
+            BlobError::MissingSchema(_) => Rule::MissingSchema,
+            BlobError::NotAString { key, .. } if key.eq_ignore_ascii_case("schema") => {
+                Rule::MissingSchema
+            }
+            BlobError::DuplicateKeys(_) => Rule::DuplicateKey,
+            _ => Rule::InvalidBlob,
+        }
+    }
 }
 
 impl From<serde_json::Error> for BlobError {
@@ -189,9 +205,12 @@ pub fn to_blob_reading(
         for (k, _) in &doc.fields {
             if !known.contains(&k.as_ref()) && !known.iter().any(|f| fold_eq(f, k)) {
                 warnings.push(
-                    Diagnostic::warning(format!(
+                    Diagnostic::new(
+                        Rule::UnknownField,
+                        format!(
                         "unknown field {k:?} in {schema} blob; opm ignores it and render drops it"
-                    ))
+                    ),
+                    )
                     .at(loc),
                 );
             }
@@ -215,7 +234,7 @@ pub fn to_blob_reading(
     let mut fields = Vec::with_capacity(doc.fields.len());
     for (k, v) in &doc.fields {
         if !is_properties(k) {
-            fields.push((Key::Borrowed(k.as_ref()), v.raw()?.get()));
+            fields.push((Key::Borrowed(k.as_ref()), v.raw().map_err(invalid)?.get()));
         }
     }
     let obj = Object { fields };
@@ -240,6 +259,7 @@ pub fn to_blob_reading(
             location: loc.clone(),
         })),
     }
+    .map_err(invalid)
 }
 
 /// The package a document belongs to, read as the blob would read it: the name
@@ -529,7 +549,7 @@ fn parse_channel(
                         .any(|f| fold_eq(f, k))
                     {
                         warnings.push(
-                        Diagnostic::warning(format!(
+                        Diagnostic::new(Rule::UnknownField, format!(
                             "unknown field {k:?} in channel entry; opm ignores it (did you mean one of name, replaces, skips, skipRange?)"
                         ))
                         .at(&eloc)

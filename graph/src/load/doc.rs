@@ -10,7 +10,7 @@ use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Rule};
 use crate::location::{to_u32, LineCounter, Location};
 use crate::rawjson::{fold_eq, JsonWriter, Key, KeyWriter, Transcoded};
 
@@ -84,7 +84,7 @@ pub(crate) type Converted = (Result<super::blob::Blob, Diagnostic>, Vec<Diagnost
 
 /// The error for a document that is not an object, at `loc`.
 pub(crate) fn not_object(kind: NotAnObject, loc: &Location) -> Box<Diagnostic> {
-    Box::new(Diagnostic::error(kind.to_string()).at(loc))
+    Box::new(Diagnostic::new(Rule::NotAnObject, kind.to_string()).at(loc))
 }
 
 /// Make a JSON document's members (borrowed from `file_text`) into fields,

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Rule};
 use crate::limits::MAX_DEPTH;
 use crate::location::{LineCounter, Location};
 use crate::rawjson::JsonItem;
@@ -191,7 +191,7 @@ pub(crate) fn json_docs_in<'a, T, C: Default + Extend<T>>(
                 } else {
                     e.column()
                 };
-                let d = Diagnostic::error(JsonError::Syntax(e).to_string()).at(&Location::new(
+                let d = Diagnostic::new(Rule::ParseError, JsonError::Syntax(e).to_string()).at(&Location::new(
                     file.clone(),
                     to_u32_line(err_line),
                 )
@@ -232,7 +232,7 @@ pub(crate) fn json_item<'a>(
         None => (depth > MAX_DEPTH).then_some(JsonError::TooDeep),
     };
     if let Some(error) = refused {
-        return Err(Box::new(Diagnostic::error(error.to_string()).at(&loc)));
+        return Err(Box::new(Diagnostic::new(Rule::ParseError, error.to_string()).at(&loc)));
     }
     Ok((doc::json_doc(members, text, lines), loc, None))
 }

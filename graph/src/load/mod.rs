@@ -47,7 +47,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::declcfg::{BundleReading, DeclarativeConfig};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Rule};
 use crate::location::Location;
 use doc::DocFields;
 
@@ -187,7 +187,7 @@ pub fn load_sources(sources: Sources<'_>, options: &Options) -> Loaded {
         match file::with_bytes(f, |bytes| parse::parse_bytes(&f.name, bytes, options)) {
             Ok(loaded) => loaded,
             Err(e) => Loaded::error_only(
-                Diagnostic::error(e.to_string()).at(&Location::new(f.name.clone(), 0)),
+                Diagnostic::new(Rule::Unreadable, e.to_string()).at(&Location::new(f.name.clone(), 0)),
             ),
         }
     };

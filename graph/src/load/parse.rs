@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Rule};
 use crate::stream::split;
 
 use super::blob;
@@ -36,7 +36,7 @@ pub(crate) fn parse_bytes(name: &Arc<str>, bytes: &[u8], options: &Options) -> L
             Ok((fields, loc, warn)) => {
                 let mut warnings: Vec<Diagnostic> = warn.into_iter().map(|w| *w).collect();
                 let r = blob::to_blob_reading(fields, &loc, &mut warnings, reading)
-                    .map_err(|e| Diagnostic::error(e.to_string()).at(&loc));
+                    .map_err(|e| Diagnostic::new(e.rule(), e.to_string()).at(&loc));
                 Some((r, warnings))
             }
         }

@@ -4,7 +4,7 @@
 
 use rayon::prelude::*;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Rule};
 use crate::location::{LineIndex, Location};
 use std::sync::Arc;
 
@@ -167,5 +167,5 @@ pub(crate) fn not_text(file: Arc<str>, bytes: &[u8]) -> Diagnostic {
             (error, line, col)
         }
     };
-    Diagnostic::error(error.to_string()).at(&Location::new(file, line).at(line, col))
+    Diagnostic::new(Rule::NotText, error.to_string()).at(&Location::new(file, line).at(line, col))
 }

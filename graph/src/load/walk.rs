@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Rule};
 use crate::location::Location;
 
 /// Name of the ignore files.
@@ -40,8 +40,8 @@ impl WalkError {
     /// The diagnostic for this problem at `path` (when known).
     fn at(self, path: Option<&Path>) -> Diagnostic {
         let d = match self {
-            WalkError::LinkOutside(_) => Diagnostic::warning(self.to_string()),
-            _ => Diagnostic::error(self.to_string()),
+            WalkError::LinkOutside(_) => Diagnostic::new(Rule::SymlinkOutsideCatalog, self.to_string()),
+            _ => Diagnostic::new(Rule::Unreadable, self.to_string()),
         };
         match path {
             Some(p) => d.at(&Location::new(Arc::from(p.display().to_string()), 0)),

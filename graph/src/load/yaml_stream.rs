@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Rule, Severity};
 use crate::location::{to_u32, Location};
 use crate::stream::split::{self, Chunk};
 use crate::stream::yaml::{is_duplicate_key, options, DuplicateKeys};
@@ -48,7 +48,7 @@ pub(crate) fn yaml_docs(
 ) -> Result<Vec<DocResult<'static>>, Box<Diagnostic>> {
     let chunks = split::split_yaml(text).map_err(|b| {
         Box::new(
-            Diagnostic::error(YamlError::Separator(b.trailing).to_string())
+            Diagnostic::new(Rule::ParseError, YamlError::Separator(b.trailing).to_string())
                 .at(&Location::new(file.clone(), b.line)),
         )
     })?;
@@ -62,7 +62,7 @@ fn yaml_doc(file: &Arc<str>, c: &Chunk<'_>, readers: Readers) -> DocResult<'stat
     let loc = Location::new(file.clone(), split::first_content_line(c));
     if split::is_blank_or_comments(c.text) {
         return Err(Box::new(
-            Diagnostic::error(YamlError::CommentsOnly.to_string()).at(&loc),
+            Diagnostic::new(Rule::MissingSchema, YamlError::CommentsOnly.to_string()).at(&loc),
         ));
     }
     // Catalog YAML almost always stays within the subset the fast reader handles;
@@ -131,8 +131,13 @@ fn diagnostic(
     severity: Severity,
     error: YamlError,
 ) -> Diagnostic {
-    let mut d =
-        Diagnostic::error(error.to_string()).at(&Location::new(file.clone(), line).at(line, col));
+    // A duplicate key go-yaml lets through is the one warning read here.
+    let rule = match severity {
+        Severity::Warning => Rule::YamlDuplicateKey,
+        Severity::Error => Rule::ParseError,
+    };
+    let mut d = Diagnostic::new(rule, error.to_string())
+        .at(&Location::new(file.clone(), line).at(line, col));
     d.severity = severity;
     d
 }

@@ -11,7 +11,7 @@ use super::{Bundle, Channel, Deprecations, Model, Package};
 use crate::chain::{self, ChainAnalysis};
 use crate::declcfg::BundleReading;
 use crate::declcfg::DeclarativeConfig;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Rule};
 use crate::location::Location;
 
 const DNS1123_LABEL_MSG: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
@@ -55,13 +55,13 @@ impl Model {
         for p in cfg.packages {
             if p.name.is_empty() {
                 diags.push(
-                    Diagnostic::error("config contains package with no name").at(&p.location),
+                    Diagnostic::new(Rule::PackageNameMissing, "config contains package with no name").at(&p.location),
                 );
                 continue;
             }
             if pkgs.contains_key(&p.name) {
                 diags.push(
-                    Diagnostic::error(format!("duplicate package {:?}", p.name))
+                    Diagnostic::new(Rule::DuplicatePackage, format!("duplicate package {:?}", p.name))
                         .at(&p.location)
                         .package(&p.name),
                 );
@@ -70,7 +70,7 @@ impl Model {
             let errs = dns1123_label_errors(&p.name);
             if !errs.is_empty() {
                 diags.push(
-                    Diagnostic::error(format!(
+                    Diagnostic::new(Rule::InvalidPackageName, format!(
                         "invalid package name {:?}: [{}]",
                         p.name,
                         errs.join(", ")
@@ -110,7 +110,7 @@ impl Model {
         for (c, mut chain) in cfg.channels.into_iter().zip(analyses) {
             if !pkgs.contains_key(&c.package) {
                 diags.push(
-                    Diagnostic::error(format!(
+                    Diagnostic::new(Rule::UnknownPackage, format!(
                         "unknown package {:?} for channel {:?}",
                         c.package, c.name
                     ))
@@ -122,7 +122,7 @@ impl Model {
             }
             if c.name.is_empty() {
                 diags.push(
-                    Diagnostic::error(format!(
+                    Diagnostic::new(Rule::ChannelNameMissing, format!(
                         "package {:?} contains channel with no name",
                         c.package
                     ))
@@ -134,7 +134,7 @@ impl Model {
             let pc = channels.entry(c.package.clone()).or_default();
             if pc.contains_key(&c.name) {
                 diags.push(
-                    Diagnostic::error(format!(
+                    Diagnostic::new(Rule::DuplicateChannel, format!(
                         "package {:?} has duplicate channel {:?}",
                         c.package, c.name
                     ))
@@ -156,7 +156,7 @@ impl Model {
                 for (e, repeated) in entries.into_iter().zip(repeated) {
                     if repeated {
                         diags.push(
-                            Diagnostic::error(format!(
+                            Diagnostic::new(Rule::DuplicateChannelEntry, format!(
                                 "invalid package {:?}, channel {:?}: duplicate entry {:?}",
                                 c.package, c.name, e.name
                             ))
@@ -224,7 +224,7 @@ impl Model {
             }
             if !missing.is_empty() {
                 let names: Vec<&str> = missing.iter().copied().collect();
-                let mut d = Diagnostic::error(format!(
+                let mut d = Diagnostic::new(Rule::MissingBundle, format!(
                     "no olm.bundle blobs found in package {:?} for olm.channel entries [{}]",
                     name,
                     names.join(" ")
@@ -238,7 +238,7 @@ impl Model {
             for b in &pkg.bundles {
                 if b.channels.is_empty() {
                     diags.push(
-                        Diagnostic::error(format!(
+                        Diagnostic::new(Rule::BundleNotInChannel, format!(
                             "package {:?}, bundle {:?} not found in any channel entries",
                             name, b.name
                         ))

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use super::link::PARALLEL_ITEMS;
 use super::{Bundle, Package};
 use crate::declcfg::BundleReading;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Rule};
 use crate::property::{self, PlainPackage, PropertyValue};
 use crate::semver::version::{self, Release};
 
@@ -65,7 +65,7 @@ impl SortedBundles {
             }
             if b.package.is_empty() {
                 diags.push(
-                    Diagnostic::error(format!("package name must be set for bundle {:?}", b.name))
+                    Diagnostic::new(Rule::BundlePackageMissing, format!("package name must be set for bundle {:?}", b.name))
                         .at(&b.location)
                         .bundle(&b.name),
                 );
@@ -73,7 +73,7 @@ impl SortedBundles {
             }
             if !pkgs.contains_key(&b.package) {
                 diags.push(
-                    Diagnostic::error(format!(
+                    Diagnostic::new(Rule::UnknownPackage, format!(
                         "unknown package {:?} for bundle {:?}",
                         b.package, b.name
                     ))
@@ -107,7 +107,7 @@ impl SortedBundles {
                 if kept.last().is_some_and(|&k| input[k].name == b.name) {
                     duplicates.push((
                         kept.len(),
-                        Diagnostic::error(format!(
+                        Diagnostic::new(Rule::DuplicateBundle, format!(
                             "package {:?} has duplicate bundle {:?}",
                             package, b.name
                         ))
@@ -302,7 +302,7 @@ fn bundle_facts(b: &crate::declcfg::Bundle) -> BundleFacts {
     let values = match property::parse_all(&b.properties) {
         Ok(v) => v,
         Err(e) => {
-            diags.push(ctx(Diagnostic::error(format!(
+            diags.push(ctx(Diagnostic::new(Rule::InvalidProperty, format!(
                 "parse properties for bundle {:?}: {e}",
                 b.name
             ))));
@@ -325,7 +325,7 @@ fn bundle_facts(b: &crate::declcfg::Bundle) -> BundleFacts {
     let first = pkg_props.next();
     let others = pkg_props.count();
     if first.is_none() || others > 0 {
-        diags.push(ctx(Diagnostic::error(format!(
+        diags.push(ctx(Diagnostic::new(Rule::PackagePropertyCount, format!(
             "package {:?} bundle {:?} must have exactly 1 {:?} property, found {}",
             b.package,
             b.name,
@@ -363,7 +363,7 @@ fn package_facts(
         release: rel,
     } = package;
     if package_name != b.package {
-        diags.push(ctx(Diagnostic::error(format!(
+        diags.push(ctx(Diagnostic::new(Rule::PackagePropertyMismatch, format!(
             "package {:?} does not match {:?} property {:?}",
             b.package,
             property::types::PACKAGE,
@@ -373,7 +373,7 @@ fn package_facts(
     let mut version = None;
     match version::parse_strict(ver) {
         Ok(v) => version = Some(v),
-        Err(e) => diags.push(ctx(Diagnostic::error(format!(
+        Err(e) => diags.push(ctx(Diagnostic::new(Rule::InvalidVersion, format!(
             "error parsing bundle {:?} version {:?}: {e}",
             b.name, ver
         )))),
@@ -381,7 +381,7 @@ fn package_facts(
     let mut release = None;
     match version::parse_release(rel) {
         Ok(r) => release = r,
-        Err(e) => diags.push(ctx(Diagnostic::error(format!(
+        Err(e) => diags.push(ctx(Diagnostic::new(Rule::InvalidVersion, format!(
             "error parsing bundle {:?} release version {:?}: {e}",
             b.name, rel
         )))),
@@ -393,14 +393,14 @@ fn package_facts(
 fn image_facts(b: &crate::declcfg::Bundle, diags: &mut Vec<Diagnostic>) {
     let ctx = |d: Diagnostic| d.at(&b.location).package(&b.package).bundle(&b.name);
     if let Err(e) = crate::image_ref::validate_if_set(&b.image) {
-        diags.push(ctx(Diagnostic::error(format!(
+        diags.push(ctx(Diagnostic::new(Rule::InvalidImage, format!(
             "package {:?} bundle {:?} image: invalid image pull spec {:?}: {e}",
             b.package, b.name, b.image
         ))));
     }
     for (i, ri) in b.related_images.iter().enumerate() {
         if let Err(e) = crate::image_ref::validate_if_set(&ri.image) {
-            diags.push(ctx(Diagnostic::error(format!(
+            diags.push(ctx(Diagnostic::new(Rule::InvalidImage, format!(
                 "package {:?} bundle {:?} relatedImages[{i}].image: invalid image pull spec {:?}: {e}",
                 b.package, b.name, ri.image
             ))));

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Bundle, Channel, Deprecations, Package};
 use crate::declcfg::{schema, Deprecation};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Rule};
 
 /// Check deprecation blob `d` against the packages, channels and bundles
 /// and, when it is sound, record its messages in `out`.
@@ -17,7 +17,7 @@ pub(super) fn apply_deprecation(
     out: &mut BTreeMap<String, Deprecations>,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let err = |m: String| Diagnostic::error(m).at(&d.location);
+    let err = |m: String| Diagnostic::new(Rule::InvalidDeprecation, m).at(&d.location);
     if d.package.is_empty() {
         diags.push(err(format!(
             "package name must be set for deprecation item {}",

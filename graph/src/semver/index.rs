@@ -28,6 +28,11 @@ impl<'v> VersionIndex<'v> {
         VersionIndex { sorted }
     }
 
+    /// The lowest version indexed, by blang precedence.
+    pub fn lowest(&self) -> Option<&'v semver::Version> {
+        self.sorted.first().map(|(v, _)| *v)
+    }
+
     /// The positions whose version `range` matches, group by group of the
     /// range, each group's in version order. A position matched by several
     /// groups comes once per group.

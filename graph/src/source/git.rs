@@ -10,7 +10,7 @@ use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::Match;
 use rayon::prelude::*;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Rule};
 use crate::load::{self, Loaded, IGNORE_FILE};
 use crate::location::Location;
 
@@ -183,7 +183,7 @@ fn collect(
                     "a submodule"
                 };
                 diagnostics.push(
-                    Diagnostic::warning(format!("skipped: {what} in a Git tree is not read"))
+                    Diagnostic::new(Rule::GitEntrySkipped, format!("skipped: {what} in a Git tree is not read"))
                         .at(&Location::new(Arc::from(name(&rel)), 0)),
                 );
             }
@@ -207,7 +207,7 @@ fn apply_ignore_files(
         for line in String::from_utf8_lossy(&f.data).lines() {
             if let Err(e) = b.add_line(None, line) {
                 diagnostics.push(
-                    Diagnostic::error(format!("bad ignore pattern: {e}"))
+                    Diagnostic::new(Rule::InvalidIgnoreFile, format!("bad ignore pattern: {e}"))
                         .at(&Location::new(Arc::from(name(&f.rel)), 0)),
                 );
             }
@@ -215,7 +215,7 @@ fn apply_ignore_files(
         match b.build() {
             Ok(g) => matchers.push((dir, g)),
             Err(e) => diagnostics.push(
-                Diagnostic::error(format!("bad ignore file: {e}"))
+                Diagnostic::new(Rule::InvalidIgnoreFile, format!("bad ignore file: {e}"))
                     .at(&Location::new(Arc::from(name(&f.rel)), 0)),
             ),
         }

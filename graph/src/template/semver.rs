@@ -18,7 +18,7 @@ use std::collections::{BTreeSet, HashMap};
 use serde_json::Value;
 
 use crate::declcfg::{Bundle, Channel, ChannelEntry, DeclarativeConfig, Icon, Package};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Rule};
 use crate::location::Location;
 use crate::property::{self, types, PropertyValue};
 use crate::semver::version;
@@ -537,7 +537,7 @@ fn package_metadata(pkg: &mut Package, head: Option<&Bundle>, warnings: &mut Vec
             pkg.description = d.to_owned();
         }
         warnings.push(
-            Diagnostic::warning(format!(
+            Diagnostic::new(Rule::TemplateIconMissing, format!(
                 "package {:?} is written without an icon: bundle {:?} has olm.csv.metadata, which carries no icon (opm takes it from the CSV in the image)",
                 pkg.name, b.name
             ))

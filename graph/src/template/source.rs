@@ -17,7 +17,7 @@ use std::sync::Arc;
 use crate::bundle::read::{find_bundles, is_bundle_dir};
 use crate::bundle::render::{migrate_to_csv_metadata, render_dir, ImageTemplate, RenderOptions};
 use crate::declcfg::{Bundle, DeclarativeConfig};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Rule};
 use crate::location::Location;
 use crate::property::types;
 use crate::template::error::TemplateError;
@@ -286,7 +286,7 @@ impl BundleSources {
                 Some((first, kept)) => {
                     if !same_blobs(kept, &bundles) {
                         warnings.push(
-                            Diagnostic::warning(format!(
+                            Diagnostic::new(Rule::TemplateImageConflict, format!(
                                 "bundle image {image:?} is in {} and in {} with different blobs; using {}",
                                 self.sources[*first].describe(),
                                 s.describe(),

@@ -1,0 +1,129 @@
+//! The flags every command that reports findings shares: the report format,
+//! the warning controls (`--strict`, `--allow`, `--deny`, `--config`) and colour.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use clap::ValueEnum;
+use olmsat_graph::report::config::DEFAULT_FILE;
+use olmsat_graph::report::{Format, Policy, Settings};
+
+/// Report formats (`-o`).
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum FindingsFormat {
+    /// Findings with their context, then a summary.
+    Text,
+    /// One `file:line: level[rule]: message` line per finding.
+    Short,
+    /// A JSON object.
+    Json,
+    /// The JSON object as YAML.
+    Yaml,
+    /// SARIF 2.1.0, for code scanning.
+    Sarif,
+    /// GitHub Actions annotations (workflow commands).
+    Github,
+}
+
+impl From<FindingsFormat> for Format {
+    fn from(f: FindingsFormat) -> Format {
+        match f {
+            FindingsFormat::Text => Format::Text,
+            FindingsFormat::Short => Format::Short,
+            FindingsFormat::Json => Format::Json,
+            FindingsFormat::Yaml => Format::Yaml,
+            FindingsFormat::Sarif => Format::Sarif,
+            FindingsFormat::Github => Format::Github,
+        }
+    }
+}
+
+/// The level at which findings fail the run.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum FailOn {
+    /// Errors fail the run (the default).
+    Error,
+    /// Warnings fail it too (as --strict).
+    Warning,
+}
+
+/// When to colour text output.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum ColorChoice {
+    /// On a terminal, unless NO_COLOR is set.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// Report format and warning controls.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ReportArgs {
+    /// Report format.
+    #[arg(short, long, value_enum, default_value_t = FindingsFormat::Text)]
+    pub output: FindingsFormat,
+    /// Warnings fail the run (exit code 1).
+    #[arg(long, visible_alias = "warnings-as-errors")]
+    pub strict: bool,
+    /// The level that fails the run: `warning` is --strict.
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    pub fail_on: Option<FailOn>,
+    /// Drop the warnings of this rule (repeatable).
+    #[arg(long = "allow", value_name = "RULE")]
+    pub allow: Vec<String>,
+    /// Make the findings of this rule errors (repeatable).
+    #[arg(long = "deny", value_name = "RULE")]
+    pub deny: Vec<String>,
+    /// Settings file with strict, allow and deny (default: `.olmsat.yaml` in
+    /// the current directory, when there is one).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Colour text output.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
+}
+
+impl ReportArgs {
+    /// The policy: the settings file's, with the flags on top.
+    pub fn policy(&self) -> Result<Policy, Box<dyn std::error::Error>> {
+        let file = match &self.config {
+            Some(path) => Settings::read(path)?,
+            None => {
+                let default = std::path::Path::new(DEFAULT_FILE);
+                if default.is_file() {
+                    Settings::read(default)?
+                } else {
+                    Settings::default()
+                }
+            }
+        };
+        let flags = Settings {
+            strict: self.strict || self.fail_on == Some(FailOn::Warning),
+            allow: self.allow.clone(),
+            deny: self.deny.clone(),
+        };
+        Ok(file.overridden_by(&flags).policy()?)
+    }
+
+    /// The report format.
+    pub fn format(&self) -> Format {
+        self.output.into()
+    }
+
+    /// Whether to colour what goes to standard output.
+    pub fn color(&self) -> bool {
+        use_color(self.color, std::io::stdout().is_terminal())
+    }
+}
+
+/// Whether to colour, given the choice and whether the stream is a terminal:
+/// `auto` colours terminals unless `NO_COLOR` is set to something.
+pub fn use_color(choice: ColorChoice, terminal: bool) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+    }
+}
