@@ -68,14 +68,14 @@ pub mod model;
 pub mod property;
 #[doc(hidden)]
 pub mod rawjson;
+/// Findings as data: rules, warning policy, settings file and report formats.
+pub mod report;
 #[doc(hidden)]
 pub mod semver;
 #[doc(hidden)]
 pub mod source;
 #[doc(hidden)]
 pub mod stream;
-/// Findings as data: rules, warning policy, settings file and report formats.
-pub mod report;
 #[doc(hidden)]
 pub mod synthetic;
 #[doc(hidden)]
@@ -103,7 +103,7 @@ pub use catalog::{
     target_node, Catalog, CatalogFiles, ChannelError, OpenError, Unreadable, Validation,
 };
 pub use declcfg::DeclarativeConfig;
-pub use diagnostic::{Diagnostic, Severity};
+pub use diagnostic::{Diagnostic, Rule, Severity};
 pub use load::{read_limited, LoadError, MAX_FILE_BYTES};
 pub use location::Location;
 pub use model::{Bundle, Channel, Model, Package};

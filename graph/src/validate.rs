@@ -160,7 +160,7 @@ fn validate_package(pkg: &Package, out: &mut Vec<Diagnostic>) {
             "default channel must be set",
         ));
     }
-    if pkg.channels.is_empty() {
+    if pkg.channels().is_empty() {
         out.push(perr(
             Rule::NoChannels,
             "package must contain at least one channel",
@@ -227,7 +227,7 @@ fn validate_channel(pkg: &Package, ch: &Channel, out: &mut Vec<Diagnostic>) {
             );
         }
         out.push(cerr(Rule::EmptyChannel, msg));
-    } else if let Some(e) = &ch.chain.error {
+    } else if let Some(e) = &ch.chain().error {
         let mut d = cerr(chain_rule(e), e.to_string());
         if let Some(hint) = chain_hint(ch) {
             d.message.push_str(&hint);
@@ -248,7 +248,7 @@ fn validate_channel(pkg: &Package, ch: &Channel, out: &mut Vec<Diagnostic>) {
     let names: BTreeSet<&str> = ch.entries().iter().map(|e| e.name.as_str()).collect();
     // The entries by version, made at the first skipRange.
     let mut by_version: Option<VersionIndex<'_>> = None;
-    for e in &ch.entries {
+    for e in ch.entries() {
         let berr = |rule: Rule, m: String| {
             Diagnostic::new(rule, m)
                 .at(&e.location)
@@ -311,7 +311,7 @@ fn validate_channel(pkg: &Package, ch: &Channel, out: &mut Vec<Diagnostic>) {
                     });
                     let matches_any = by_version
                         .matching(&r)
-                        .any(|other| ch.entries[other].name != e.name);
+                        .any(|other| ch.entries()[other].name != e.name);
                     // A range reaching below the channel's lowest version is
                     // the usual way to skip versions pruned from the catalog.
                     let for_pruned = by_version
@@ -354,7 +354,7 @@ fn validate_channel(pkg: &Package, ch: &Channel, out: &mut Vec<Diagnostic>) {
             ));
         }
         if let Some(r) = &e.replaces {
-            if pkg.bundle(r).is_none() && !names.contains(r.as_str()) {
+            if pkg.bundle(r).is_none() && !names.contains(&r[..]) {
                 out.push(bwarn(
                     Rule::ReplacesNotFound,
                     format!(

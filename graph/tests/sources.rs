@@ -100,9 +100,10 @@ fn an_unreadable_file_is_one_error_and_the_others_load() {
         content: Content::Path(d.path().join("missing.yaml")),
     });
     sources.push(SourceFile::from_path(&good));
-    sources
-        .problems
-        .push(olmsat_graph::Diagnostic::new(olmsat_graph::Rule::SymlinkOutsideCatalog, "met while gathering"));
+    sources.problems.push(olmsat_graph::Diagnostic::new(
+        olmsat_graph::Rule::SymlinkOutsideCatalog,
+        "met while gathering",
+    ));
     let l = load_sources(sources, &Options::default());
     assert_eq!(l.config.packages.len(), 1);
     assert_eq!(l.diagnostics.len(), 2, "{:?}", l.diagnostics);

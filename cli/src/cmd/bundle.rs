@@ -17,7 +17,6 @@ use crate::output::{
     JsonDiagnostic,
 };
 
-
 #[derive(Serialize)]
 struct JsonBundle<'a> {
     path: String,

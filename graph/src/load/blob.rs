@@ -234,7 +234,7 @@ pub fn to_blob_reading(
     let mut fields = Vec::with_capacity(doc.fields.len());
     for (k, v) in &doc.fields {
         if !is_properties(k) {
-            fields.push((Key::Borrowed(k.as_ref()), v.raw().map_err(invalid)?.get()));
+            fields.push((Key::Borrowed(k.as_ref()), v.raw()?.get()));
         }
     }
     let obj = Object { fields };
@@ -259,7 +259,6 @@ pub fn to_blob_reading(
             location: loc.clone(),
         })),
     }
-    .map_err(invalid)
 }
 
 /// The package a document belongs to, read as the blob would read it: the name

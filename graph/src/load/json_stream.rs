@@ -191,11 +191,9 @@ pub(crate) fn json_docs_in<'a, T, C: Default + Extend<T>>(
                 } else {
                     e.column()
                 };
-                let d = Diagnostic::new(Rule::ParseError, JsonError::Syntax(e).to_string()).at(&Location::new(
-                    file.clone(),
-                    to_u32_line(err_line),
-                )
-                .at(to_u32_line(err_line), to_u32_line(err_col)));
+                let d = Diagnostic::new(Rule::ParseError, JsonError::Syntax(e).to_string())
+                    .at(&Location::new(file.clone(), to_u32_line(err_line))
+                        .at(to_u32_line(err_line), to_u32_line(err_col)));
                 if strict || read <= 1 {
                     return Err(Box::new(d));
                 }
@@ -232,7 +230,9 @@ pub(crate) fn json_item<'a>(
         None => (depth > MAX_DEPTH).then_some(JsonError::TooDeep),
     };
     if let Some(error) = refused {
-        return Err(Box::new(Diagnostic::new(Rule::ParseError, error.to_string()).at(&loc)));
+        return Err(Box::new(
+            Diagnostic::new(Rule::ParseError, error.to_string()).at(&loc),
+        ));
     }
     Ok((doc::json_doc(members, text, lines), loc, None))
 }

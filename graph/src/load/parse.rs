@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::diagnostic::{Diagnostic, Rule};
+use crate::diagnostic::Diagnostic;
 use crate::stream::split;
 
 use super::blob;

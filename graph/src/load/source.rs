@@ -165,7 +165,10 @@ mod tests {
             .collect();
         let mut t = Sources::new();
         t.push(SourceFile::from_shared("b", Arc::from(&b"y"[..])));
-        t.problems.push(Diagnostic::new(crate::diagnostic::Rule::SymlinkOutsideCatalog, "w"));
+        t.problems.push(Diagnostic::new(
+            crate::diagnostic::Rule::SymlinkOutsideCatalog,
+            "w",
+        ));
         s.append(t);
         let names: Vec<&str> = s.files.iter().map(|f| &*f.name).collect();
         assert_eq!(names, ["a", "b"]);

@@ -40,7 +40,9 @@ impl WalkError {
     /// The diagnostic for this problem at `path` (when known).
     fn at(self, path: Option<&Path>) -> Diagnostic {
         let d = match self {
-            WalkError::LinkOutside(_) => Diagnostic::new(Rule::SymlinkOutsideCatalog, self.to_string()),
+            WalkError::LinkOutside(_) => {
+                Diagnostic::new(Rule::SymlinkOutsideCatalog, self.to_string())
+            }
             _ => Diagnostic::new(Rule::Unreadable, self.to_string()),
         };
         match path {

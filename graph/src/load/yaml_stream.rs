@@ -48,8 +48,11 @@ pub(crate) fn yaml_docs(
 ) -> Result<Vec<DocResult<'static>>, Box<Diagnostic>> {
     let chunks = split::split_yaml(text).map_err(|b| {
         Box::new(
-            Diagnostic::new(Rule::ParseError, YamlError::Separator(b.trailing).to_string())
-                .at(&Location::new(file.clone(), b.line)),
+            Diagnostic::new(
+                Rule::ParseError,
+                YamlError::Separator(b.trailing).to_string(),
+            )
+            .at(&Location::new(file.clone(), b.line)),
         )
     })?;
     Ok(chunks

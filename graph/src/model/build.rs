@@ -55,26 +55,32 @@ impl Model {
         for p in cfg.packages {
             if p.name.is_empty() {
                 diags.push(
-                    Diagnostic::new(Rule::PackageNameMissing, "config contains package with no name").at(&p.location),
+                    Diagnostic::new(
+                        Rule::PackageNameMissing,
+                        "config contains package with no name",
+                    )
+                    .at(&p.location),
                 );
                 continue;
             }
             if pkgs.contains_key(&p.name) {
                 diags.push(
-                    Diagnostic::new(Rule::DuplicatePackage, format!("duplicate package {:?}", p.name))
-                        .at(&p.location)
-                        .package(&p.name),
+                    Diagnostic::new(
+                        Rule::DuplicatePackage,
+                        format!("duplicate package {:?}", p.name),
+                    )
+                    .at(&p.location)
+                    .package(&p.name),
                 );
                 continue;
             }
             let errs = dns1123_label_errors(&p.name);
             if !errs.is_empty() {
                 diags.push(
-                    Diagnostic::new(Rule::InvalidPackageName, format!(
-                        "invalid package name {:?}: [{}]",
-                        p.name,
-                        errs.join(", ")
-                    ))
+                    Diagnostic::new(
+                        Rule::InvalidPackageName,
+                        format!("invalid package name {:?}: [{}]", p.name, errs.join(", ")),
+                    )
                     .at(&p.location)
                     .package(&p.name),
                 );
@@ -110,10 +116,10 @@ impl Model {
         for (c, mut chain) in cfg.channels.into_iter().zip(analyses) {
             if !pkgs.contains_key(&c.package) {
                 diags.push(
-                    Diagnostic::new(Rule::UnknownPackage, format!(
-                        "unknown package {:?} for channel {:?}",
-                        c.package, c.name
-                    ))
+                    Diagnostic::new(
+                        Rule::UnknownPackage,
+                        format!("unknown package {:?} for channel {:?}", c.package, c.name),
+                    )
                     .at(&c.location)
                     .package(&c.package)
                     .channel(&c.name),
@@ -122,10 +128,10 @@ impl Model {
             }
             if c.name.is_empty() {
                 diags.push(
-                    Diagnostic::new(Rule::ChannelNameMissing, format!(
-                        "package {:?} contains channel with no name",
-                        c.package
-                    ))
+                    Diagnostic::new(
+                        Rule::ChannelNameMissing,
+                        format!("package {:?} contains channel with no name", c.package),
+                    )
                     .at(&c.location)
                     .package(&c.package),
                 );
@@ -134,10 +140,10 @@ impl Model {
             let pc = channels.entry(c.package.clone()).or_default();
             if pc.contains_key(&c.name) {
                 diags.push(
-                    Diagnostic::new(Rule::DuplicateChannel, format!(
-                        "package {:?} has duplicate channel {:?}",
-                        c.package, c.name
-                    ))
+                    Diagnostic::new(
+                        Rule::DuplicateChannel,
+                        format!("package {:?} has duplicate channel {:?}", c.package, c.name),
+                    )
                     .at(&c.location)
                     .package(&c.package)
                     .channel(&c.name),
@@ -156,10 +162,13 @@ impl Model {
                 for (e, repeated) in entries.into_iter().zip(repeated) {
                     if repeated {
                         diags.push(
-                            Diagnostic::new(Rule::DuplicateChannelEntry, format!(
-                                "invalid package {:?}, channel {:?}: duplicate entry {:?}",
-                                c.package, c.name, e.name
-                            ))
+                            Diagnostic::new(
+                                Rule::DuplicateChannelEntry,
+                                format!(
+                                    "invalid package {:?}, channel {:?}: duplicate entry {:?}",
+                                    c.package, c.name, e.name
+                                ),
+                            )
                             .at(&e.location)
                             .package(&c.package)
                             .channel(&c.name)
@@ -224,11 +233,14 @@ impl Model {
             }
             if !missing.is_empty() {
                 let names: Vec<&str> = missing.iter().copied().collect();
-                let mut d = Diagnostic::new(Rule::MissingBundle, format!(
-                    "no olm.bundle blobs found in package {:?} for olm.channel entries [{}]",
-                    name,
-                    names.join(" ")
-                ))
+                let mut d = Diagnostic::new(
+                    Rule::MissingBundle,
+                    format!(
+                        "no olm.bundle blobs found in package {:?} for olm.channel entries [{}]",
+                        name,
+                        names.join(" ")
+                    ),
+                )
                 .package(&name);
                 if let Some(l) = first_missing {
                     d = d.at(l);
@@ -238,10 +250,13 @@ impl Model {
             for b in &pkg.bundles {
                 if b.channels.is_empty() {
                     diags.push(
-                        Diagnostic::new(Rule::BundleNotInChannel, format!(
-                            "package {:?}, bundle {:?} not found in any channel entries",
-                            name, b.name
-                        ))
+                        Diagnostic::new(
+                            Rule::BundleNotInChannel,
+                            format!(
+                                "package {:?}, bundle {:?} not found in any channel entries",
+                                name, b.name
+                            ),
+                        )
                         .at(&b.location)
                         .package(&name)
                         .bundle(&b.name),

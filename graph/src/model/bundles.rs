@@ -65,18 +65,21 @@ impl SortedBundles {
             }
             if b.package.is_empty() {
                 diags.push(
-                    Diagnostic::new(Rule::BundlePackageMissing, format!("package name must be set for bundle {:?}", b.name))
-                        .at(&b.location)
-                        .bundle(&b.name),
+                    Diagnostic::new(
+                        Rule::BundlePackageMissing,
+                        format!("package name must be set for bundle {:?}", b.name),
+                    )
+                    .at(&b.location)
+                    .bundle(&b.name),
                 );
                 continue;
             }
             if !pkgs.contains_key(&b.package) {
                 diags.push(
-                    Diagnostic::new(Rule::UnknownPackage, format!(
-                        "unknown package {:?} for bundle {:?}",
-                        b.package, b.name
-                    ))
+                    Diagnostic::new(
+                        Rule::UnknownPackage,
+                        format!("unknown package {:?} for bundle {:?}", b.package, b.name),
+                    )
                     .at(&b.location)
                     .package(&b.package)
                     .bundle(&b.name),
@@ -107,10 +110,10 @@ impl SortedBundles {
                 if kept.last().is_some_and(|&k| input[k].name == b.name) {
                     duplicates.push((
                         kept.len(),
-                        Diagnostic::new(Rule::DuplicateBundle, format!(
-                            "package {:?} has duplicate bundle {:?}",
-                            package, b.name
-                        ))
+                        Diagnostic::new(
+                            Rule::DuplicateBundle,
+                            format!("package {:?} has duplicate bundle {:?}", package, b.name),
+                        )
                         .at(&b.location)
                         .package(package)
                         .bundle(&b.name),
@@ -302,10 +305,10 @@ fn bundle_facts(b: &crate::declcfg::Bundle) -> BundleFacts {
     let values = match property::parse_all(&b.properties) {
         Ok(v) => v,
         Err(e) => {
-            diags.push(ctx(Diagnostic::new(Rule::InvalidProperty, format!(
-                "parse properties for bundle {:?}: {e}",
-                b.name
-            ))));
+            diags.push(ctx(Diagnostic::new(
+                Rule::InvalidProperty,
+                format!("parse properties for bundle {:?}: {e}", b.name),
+            )));
             b.properties
                 .iter()
                 .map(|p| property::parse(p).unwrap_or(PropertyValue::Other))
@@ -325,13 +328,16 @@ fn bundle_facts(b: &crate::declcfg::Bundle) -> BundleFacts {
     let first = pkg_props.next();
     let others = pkg_props.count();
     if first.is_none() || others > 0 {
-        diags.push(ctx(Diagnostic::new(Rule::PackagePropertyCount, format!(
-            "package {:?} bundle {:?} must have exactly 1 {:?} property, found {}",
-            b.package,
-            b.name,
-            property::types::PACKAGE,
-            usize::from(first.is_some()) + others
-        ))));
+        diags.push(ctx(Diagnostic::new(
+            Rule::PackagePropertyCount,
+            format!(
+                "package {:?} bundle {:?} must have exactly 1 {:?} property, found {}",
+                b.package,
+                b.name,
+                property::types::PACKAGE,
+                usize::from(first.is_some()) + others
+            ),
+        )));
     } else if let Some((package_name, ver, rel)) = first {
         let plain = PlainPackage {
             package_name,
@@ -363,28 +369,34 @@ fn package_facts(
         release: rel,
     } = package;
     if package_name != b.package {
-        diags.push(ctx(Diagnostic::new(Rule::PackagePropertyMismatch, format!(
-            "package {:?} does not match {:?} property {:?}",
-            b.package,
-            property::types::PACKAGE,
-            package_name
-        ))));
+        diags.push(ctx(Diagnostic::new(
+            Rule::PackagePropertyMismatch,
+            format!(
+                "package {:?} does not match {:?} property {:?}",
+                b.package,
+                property::types::PACKAGE,
+                package_name
+            ),
+        )));
     }
     let mut version = None;
     match version::parse_strict(ver) {
         Ok(v) => version = Some(v),
-        Err(e) => diags.push(ctx(Diagnostic::new(Rule::InvalidVersion, format!(
-            "error parsing bundle {:?} version {:?}: {e}",
-            b.name, ver
-        )))),
+        Err(e) => diags.push(ctx(Diagnostic::new(
+            Rule::InvalidVersion,
+            format!("error parsing bundle {:?} version {:?}: {e}", b.name, ver),
+        ))),
     }
     let mut release = None;
     match version::parse_release(rel) {
         Ok(r) => release = r,
-        Err(e) => diags.push(ctx(Diagnostic::new(Rule::InvalidVersion, format!(
-            "error parsing bundle {:?} release version {:?}: {e}",
-            b.name, rel
-        )))),
+        Err(e) => diags.push(ctx(Diagnostic::new(
+            Rule::InvalidVersion,
+            format!(
+                "error parsing bundle {:?} release version {:?}: {e}",
+                b.name, rel
+            ),
+        ))),
     }
     (version, release)
 }
@@ -393,10 +405,13 @@ fn package_facts(
 fn image_facts(b: &crate::declcfg::Bundle, diags: &mut Vec<Diagnostic>) {
     let ctx = |d: Diagnostic| d.at(&b.location).package(&b.package).bundle(&b.name);
     if let Err(e) = crate::image_ref::validate_if_set(&b.image) {
-        diags.push(ctx(Diagnostic::new(Rule::InvalidImage, format!(
-            "package {:?} bundle {:?} image: invalid image pull spec {:?}: {e}",
-            b.package, b.name, b.image
-        ))));
+        diags.push(ctx(Diagnostic::new(
+            Rule::InvalidImage,
+            format!(
+                "package {:?} bundle {:?} image: invalid image pull spec {:?}: {e}",
+                b.package, b.name, b.image
+            ),
+        )));
     }
     for (i, ri) in b.related_images.iter().enumerate() {
         if let Err(e) = crate::image_ref::validate_if_set(&ri.image) {

@@ -183,8 +183,11 @@ fn collect(
                     "a submodule"
                 };
                 diagnostics.push(
-                    Diagnostic::new(Rule::GitEntrySkipped, format!("skipped: {what} in a Git tree is not read"))
-                        .at(&Location::new(Arc::from(name(&rel)), 0)),
+                    Diagnostic::new(
+                        Rule::GitEntrySkipped,
+                        format!("skipped: {what} in a Git tree is not read"),
+                    )
+                    .at(&Location::new(Arc::from(name(&rel)), 0)),
                 );
             }
         }
