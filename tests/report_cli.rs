@@ -272,10 +272,7 @@ fn ci_recipes_parse_and_their_commands_run() {
     let dir = tempfile::tempdir().unwrap();
     let catalogs = dir.path().join("catalogs");
     std::fs::create_dir(&catalogs).unwrap();
-    for f in std::fs::read_dir(root().join("corpus/catalogs/etcd-example")).unwrap() {
-        let f = f.unwrap().path();
-        std::fs::copy(&f, catalogs.join(f.file_name().unwrap())).unwrap();
-    }
+    copy_tree(&root().join("corpus/catalogs/etcd-example"), &catalogs);
     let bin_dir = Path::new(env!("CARGO_BIN_EXE_olmsat"))
         .parent()
         .unwrap()
@@ -334,5 +331,19 @@ fn collect_commands(v: &serde_json::Value, out: &mut Vec<String>) {
         }
         serde_json::Value::Array(a) => a.iter().for_each(|x| collect_commands(x, out)),
         _ => {}
+    }
+}
+
+/// Copy the directory tree `from` into `to`.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        let dst = to.join(p.file_name().unwrap());
+        if p.is_dir() {
+            copy_tree(&p, &dst);
+        } else {
+            std::fs::copy(&p, dst).unwrap();
+        }
     }
 }

@@ -150,7 +150,7 @@ fn rendered_catalog_is_validated_unless_asked_not_to() {
     let r = run_stdin(&args, &text);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stdout.contains("libredb-studio-operator.v1.0.0"));
-    assert!(r.stderr.contains("error: "), "{}", r.stderr);
+    assert!(r.stderr.contains("error["), "{}", r.stderr);
     let mut quiet = args.to_vec();
     quiet.push("--no-validate");
     let r = run_stdin(&quiet, &text);

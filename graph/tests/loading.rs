@@ -271,7 +271,7 @@ fn nan_like_json_tokens() {
                 .map(ToString::to_string)
                 .collect::<Vec<_>>(),
             vec![format!(
-                "n.json:1:1: error: json: cannot unmarshal number {token} into Go value of type float64"
+                "n.json:1:1: error[parse-error]: json: cannot unmarshal number {token} into Go value of type float64"
             )]
         );
     }

@@ -34,6 +34,17 @@ pub enum FileError {
     GrewTooLarge,
 }
 
+impl FileError {
+    /// The rule a file that cannot be read this way breaks.
+    pub fn rule(&self) -> crate::diagnostic::Rule {
+        use crate::diagnostic::Rule;
+        match self {
+            FileError::TooLarge { .. } | FileError::GrewTooLarge => Rule::FileTooLarge,
+            _ => Rule::Unreadable,
+        }
+    }
+}
+
 /// Call `read` with the bytes of `file`.
 ///
 /// Large files on disk are mapped rather than read: the text then lives in the

@@ -187,8 +187,7 @@ pub fn load_sources(sources: Sources<'_>, options: &Options) -> Loaded {
         match file::with_bytes(f, |bytes| parse::parse_bytes(&f.name, bytes, options)) {
             Ok(loaded) => loaded,
             Err(e) => Loaded::error_only(
-                Diagnostic::new(Rule::Unreadable, e.to_string())
-                    .at(&Location::new(f.name.clone(), 0)),
+                Diagnostic::new(e.rule(), e.to_string()).at(&Location::new(f.name.clone(), 0)),
             ),
         }
     };
