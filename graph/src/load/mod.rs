@@ -47,7 +47,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::declcfg::{BundleReading, DeclarativeConfig};
-use crate::diagnostic::{Diagnostic, Rule};
+use crate::diagnostic::Diagnostic;
 use crate::location::Location;
 use doc::DocFields;
 
