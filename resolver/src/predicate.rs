@@ -110,7 +110,44 @@ impl fmt::Display for Predicate {
     }
 }
 
+/// A requirement by what it is, not by how it prints: OLM prints a one-element
+/// `not` with the text of its inner predicate, so two different requirements
+/// can share a text. Candidate lists are shared under this key.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum PredicateKey {
+    /// Provides this API.
+    Gvk(Gvk),
+    /// Of this package, in this range.
+    Package(String, Range),
+    /// Carries this label.
+    Label(String),
+    /// All of these.
+    All(Vec<PredicateKey>),
+    /// Any of these.
+    Any(Vec<PredicateKey>),
+    /// None of these.
+    Not(Vec<PredicateKey>),
+    /// A CEL rule and its failure message.
+    Cel(String, String),
+}
+
 impl Predicate {
+    /// The requirement's identity (see [`PredicateKey`]).
+    pub fn key(&self) -> PredicateKey {
+        let keys = |ps: &[Predicate]| ps.iter().map(Predicate::key).collect();
+        match self {
+            Predicate::Gvk(g) => PredicateKey::Gvk(g.clone()),
+            Predicate::Package { name, range } => {
+                PredicateKey::Package(name.clone(), range.clone())
+            }
+            Predicate::Label(l) => PredicateKey::Label(l.clone()),
+            Predicate::All(ps) => PredicateKey::All(keys(ps)),
+            Predicate::Any(ps) => PredicateKey::Any(keys(ps)),
+            Predicate::Not(ps) => PredicateKey::Not(keys(ps)),
+            Predicate::Cel(c) => PredicateKey::Cel(c.rule.clone(), c.failure_message.clone()),
+        }
+    }
+
     /// Whether `e` satisfies the predicate.
     pub fn matches(&self, e: &Entry) -> Result<bool, PredicateError> {
         Ok(match self {
@@ -533,5 +570,30 @@ fn semver_compare(a: &str, b: &str) -> i64 {
         // cel-rust functions cannot fail with this signature; a sentinel that no
         // comparison against -1/0/1 accepts keeps "parse failure" from matching.
         _ => i64::MIN,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requirements_with_the_same_text_have_different_keys() {
+        let x = Gvk {
+            group: "g".into(),
+            version: "v1".into(),
+            kind: "K".into(),
+        };
+        let gvk = Predicate::Gvk(x.clone());
+        let not = Predicate::Not(vec![Predicate::Gvk(x)]);
+        // OLM prints a one-element `not` as its inner predicate ...
+        assert_eq!(gvk.to_string(), not.to_string());
+        // ... but they are different requirements.
+        assert_ne!(gvk.key(), not.key());
+        let any = Predicate::Any(vec![gvk.clone()]);
+        let all = Predicate::All(vec![gvk.clone()]);
+        assert_eq!(any.to_string(), all.to_string());
+        assert_ne!(any.key(), all.key());
+        assert_eq!(gvk.key(), gvk.clone().key());
     }
 }

@@ -10,7 +10,7 @@ use super::world::{sort_channel, World};
 use super::ResolveError;
 use crate::cluster::Subscription;
 use crate::entry::EntryId;
-use crate::predicate::{self, Predicate};
+use crate::predicate::{self, Predicate, PredicateKey};
 use crate::problem::{ConstraintKind, Problem, VarIndex};
 
 /// A variable under construction.
@@ -33,7 +33,7 @@ pub(super) struct Builder<'w> {
     pub(super) w: &'w mut World,
     /// Candidates per (predicate text, dependent's catalog): bundles of one
     /// package usually share their requirements.
-    candidates: HashMap<(String, usize), Vec<EntryId>>,
+    candidates: HashMap<(PredicateKey, usize), Vec<EntryId>>,
     vars: Vec<Var>,
     by_id: HashMap<String, usize>,
     /// The variable of each entry that has one.
@@ -133,7 +133,9 @@ impl<'w> Builder<'w> {
         d: &Predicate,
     ) -> Result<Vec<EntryId>, ResolveError> {
         let preferred = self.w.entries[e].catalog;
-        let key = (d.to_string(), preferred);
+        // By what the requirement is, not by its text (a one-element `not` prints
+        // as its inner predicate).
+        let key = (d.key(), preferred);
         if let Some(c) = self.candidates.get(&key) {
             return Ok(c.clone());
         }
