@@ -17,6 +17,7 @@
 //! assert!(!c.matches(&v("1.9.1-rc.1"))); // no prerelease in the group
 //! ```
 
+use super::version::go_quote;
 use std::cmp::Ordering;
 use std::fmt;
 
@@ -32,31 +33,6 @@ pub enum ConstraintError {
     /// prerelease number with a leading zero).
     #[error("constraint parser error")]
     Parser,
-}
-
-/// Quote a string as Go's `%q` does.
-fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// A comparison operator.

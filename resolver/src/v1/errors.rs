@@ -6,27 +6,7 @@ use olmsat_graph::semver::masterminds::ConstraintError;
 use olmsat_graph::semver::version::VersionError;
 
 use super::selector::SelectorError;
-
-/// Quote a string as Go's `%q` does.
-pub fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
+pub use olmsat_graph::semver::version::go_quote;
 
 /// A string list as Go's `%v` prints it: `[a b c]`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -74,7 +74,7 @@ fn parse_uint(s: &str) -> Result<u64, VersionError> {
 /// that `unicode.IsPrint` rejects; this uses Rust's standard library (control
 /// characters, white space) plus the Unicode 15 format (`Cf`) and private-use
 /// (`Co`) lists, so only unassigned code points can be quoted differently.
-pub(crate) fn go_quote(s: &str) -> String {
+pub fn go_quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
