@@ -22,15 +22,13 @@ const CATALOGS: &[(&str, &str)] = &[
     ("certified-v4.20", "fbc/certified-operators/catalogs/v4.20"),
 ];
 
-/// The full corpus named by `OLMSAT_CORPUS` (relative to the workspace root when
-/// relative).
+// The corpus locations shared with the tests (`OLMSAT_CORPUS`).
+#[path = "../../tests/support/corpus.rs"]
+mod support;
+
+/// The full corpus named by `OLMSAT_CORPUS`.
 fn corpus() -> Option<PathBuf> {
-    let p = PathBuf::from(std::env::var_os("OLMSAT_CORPUS").filter(|v| !v.is_empty())?);
-    Some(if p.is_absolute() {
-        p
-    } else {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(p)
-    })
+    support::full()
 }
 
 /// Every file under `dir`, sorted.
