@@ -229,7 +229,7 @@ fn validate_graph_and_path_read_an_explicit_template() {
     let r = run(&["validate", t, from[0], from[1]]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(
-        r.stdout.contains("valid: 1 package(s), 3 bundle(s)"),
+        r.stdout.contains("valid: 1 package(s), 4 bundle(s)"),
         "{}",
         r.stdout
     );
@@ -249,7 +249,7 @@ fn validate_graph_and_path_read_an_explicit_template() {
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(
         r.stdout
-            .contains("kairos-operator.v2.0.1 -> kairos-operator.v2.1.1"),
+            .contains("kairos-operator.v2.0.1 -> kairos-operator.v2.2.0"),
         "{}",
         r.stdout
     );
@@ -257,4 +257,40 @@ fn validate_graph_and_path_read_an_explicit_template() {
     let r = run(&["validate", t]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("not available offline"));
+}
+
+/// The `olm.channel` documents of a JSON catalog stream.
+fn channel_docs(json: &str) -> Vec<serde_json::Value> {
+    serde_json::Deserializer::from_str(json)
+        .into_iter::<serde_json::Value>()
+        .map(|d| d.expect("olmsat writes JSON"))
+        .filter(|d| d["schema"] == "olm.channel")
+        .collect()
+}
+
+#[test]
+fn legacy_semver_linking_reproduces_a_catalog_rendered_by_old_opm() {
+    let t = "clusterpulse/semver.yaml";
+    let cat = "clusterpulse/catalog";
+    let committed = run(&["render", cat]);
+    assert_eq!(committed.code, 0, "{}", committed.stderr);
+    let mut args = vec!["render-template", t, "--bundles-from", cat];
+    args.extend(MIGRATE);
+    let edge = run(&args);
+    assert_eq!(edge.code, 0, "{}", edge.stderr);
+    assert_ne!(channel_docs(&edge.stdout), channel_docs(&committed.stdout));
+    args.extend(["--semver-linking", "legacy"]);
+    let legacy = run(&args);
+    assert_eq!(legacy.code, 0, "{}", legacy.stderr);
+    assert_eq!(
+        channel_docs(&legacy.stdout),
+        channel_docs(&committed.stdout)
+    );
+    let r = run(&["render-template", t, "--semver-linking", "old"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("invalid value 'old' for '--semver-linking"),
+        "{}",
+        r.stderr
+    );
 }

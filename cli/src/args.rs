@@ -117,6 +117,19 @@ pub struct RenderTemplateArgs {
     /// Do not validate the rendered catalog.
     #[arg(long)]
     pub no_validate: bool,
+    /// How the semver template links entries: `edge` (opm v1.61 and later) or
+    /// `legacy` (opm before v1.57, per channel, to reproduce catalogs rendered then).
+    #[arg(long, value_enum, default_value_t = SemverLinking::Edge)]
+    pub semver_linking: SemverLinking,
+}
+
+/// `--semver-linking` values.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum SemverLinking {
+    /// opm v1.61 and later: edges over all channels of an archetype, kind and major version.
+    Edge,
+    /// opm before v1.57: per channel, the replaced entry also skipped.
+    Legacy,
 }
 
 // `olmsat convert-template`

@@ -9,8 +9,11 @@ use olmsat_graph::declcfg::{Channel, DeclarativeConfig};
 use olmsat_graph::load::{load_bytes, load_path, Loaded};
 use olmsat_graph::template::error::Failure;
 use olmsat_graph::template::source::{BundleSources, CatalogSource, LookupOptions};
-use olmsat_graph::template::{render_text, Options, Rendered, TemplateKind};
+use olmsat_graph::template::{render_text, Linking, Options, Rendered, TemplateKind};
 use proptest::prelude::*;
+
+#[path = "../../tests/support/corpus.rs"]
+mod corpus;
 
 /// An `olm.bundle` blob of package `pkg`, version `v` (and release), image `quay.io/<pkg>:<name suffix>`.
 fn bundle_json(pkg: &str, v: &str, release: Option<&str>, extra: &str) -> String {
@@ -610,6 +613,7 @@ fn csv_metadata_sources_need_the_migration() {
         .contains("cannot be turned back into olm.bundle.object"));
     let opts = Options {
         lookup: LookupOptions { csv_metadata: true },
+        ..Options::default()
     };
     let r = render_text("t.yaml", &text, None, &sources_of(&cat), &opts).unwrap();
     assert_eq!(r.config.packages[0].description, "d");
@@ -870,6 +874,24 @@ fn shape(cfg: &DeclarativeConfig, package: &str, only: Option<&[String]>) -> Sha
 /// `behind`: the stored template lists fewer bundles than the catalog (compare
 /// the catalog's entries for the template's bundles only).
 fn reproduce(template: &Path, catalog: &Path, package: &str, migrate: bool, behind: bool) {
+    reproduce_with(
+        template,
+        catalog,
+        package,
+        migrate,
+        behind,
+        Linking::EdgeScoped,
+    );
+}
+
+fn reproduce_with(
+    template: &Path,
+    catalog: &Path,
+    package: &str,
+    migrate: bool,
+    behind: bool,
+    linking: Linking,
+) {
     let mut sources = BundleSources::new();
     sources.open(catalog, None).unwrap();
     let text = std::fs::read_to_string(template).unwrap();
@@ -877,6 +899,7 @@ fn reproduce(template: &Path, catalog: &Path, package: &str, migrate: bool, behi
         lookup: LookupOptions {
             csv_metadata: migrate,
         },
+        linking,
     };
     let r = render_text(
         &template.display().to_string(),
@@ -925,28 +948,137 @@ fn real_basic_templates_reproduce_their_catalogs() {
 }
 
 #[test]
-fn real_semver_template_reproduces_its_catalogs_entries() {
-    // The stored kairos-operator template lists 2.0.1, 2.1.0 and 2.1.1; the
-    // catalog has also 2.2.0, added later. The three entries match exactly.
+fn real_semver_template_reproduces_its_catalog() {
+    // kairos-operator's template and catalog at the same commit.
     let t = corpus_templates().join("kairos-operator");
     reproduce(
         &t.join("semver.yaml"),
         &t.join("catalog"),
         "kairos-operator",
         true,
-        true,
+        false,
     );
     let mut sources = BundleSources::new();
     sources.open(&t.join("catalog"), None).unwrap();
     let text = std::fs::read_to_string(t.join("semver.yaml")).unwrap();
     let opts = Options {
         lookup: LookupOptions { csv_metadata: true },
+        ..Options::default()
     };
     let r = render_text("semver.yaml", &text, None, &sources, &opts).unwrap();
     assert_eq!(r.config.packages[0].default_channel, "candidate-v2");
     let e = &r.config.channels[0].entries[2];
     assert_eq!(e.replaces.as_deref(), Some("kairos-operator.v2.0.1"));
     assert_eq!(e.skips, ["kairos-operator.v2.1.0"]);
+    let e = &r.config.channels[0].entries[3];
+    assert_eq!(e.replaces.as_deref(), Some("kairos-operator.v2.1.1"));
+    assert_eq!(e.skips, ["kairos-operator.v2.0.1", "kairos-operator.v2.1.0"]);
+}
+
+#[test]
+fn legacy_linking_reproduces_a_catalog_rendered_before_opm_1_57() {
+    let t = corpus_templates().join("clusterpulse");
+    let mut sources = BundleSources::new();
+    sources.open(&t.join("catalog"), None).unwrap();
+    let text = std::fs::read_to_string(t.join("semver.yaml")).unwrap();
+    let render = |linking| {
+        let opts = Options {
+            lookup: LookupOptions { csv_metadata: true },
+            linking,
+        };
+        render_text("semver.yaml", &text, None, &sources, &opts).unwrap()
+    };
+    let cat = load_path(&t.join("catalog")).unwrap().config;
+    let legacy = render(Linking::Legacy);
+    assert_eq!(
+        shape(&legacy.config, "clusterpulse", None),
+        shape(&cat, "clusterpulse", None)
+    );
+    let fast_v0 = |r: &Rendered| entries(r, "fast-v0");
+    // The replaced entry is also skipped, and skips stay inside the channel,
+    // in ascending order.
+    assert_eq!(
+        fast_v0(&legacy),
+        [
+            "clusterpulse.v0.1.1",
+            "clusterpulse.v0.2.0",
+            "clusterpulse.v0.2.1",
+            "clusterpulse.v0.2.2",
+            "clusterpulse.v0.2.3(r=clusterpulse.v0.1.1, s=[clusterpulse.v0.1.1, clusterpulse.v0.2.0, clusterpulse.v0.2.1, clusterpulse.v0.2.2])",
+            "clusterpulse.v0.3.0(r=clusterpulse.v0.2.3, s=[clusterpulse.v0.2.3])",
+        ]
+    );
+    // Current opm links the same template differently.
+    let edge = render(Linking::EdgeScoped);
+    assert_ne!(fast_v0(&edge), fast_v0(&legacy));
+    assert_eq!(
+        edge.config.packages[0].default_channel,
+        legacy.config.packages[0].default_channel
+    );
+}
+
+/// Every community template its `ci.yaml` maps to v4.20, rendered against the
+/// package's v4.20 catalog at the same commit (the full corpus).
+#[test]
+fn community_templates_reproduce_their_v4_20_catalogs() {
+    let Some(full) = corpus::require_full("the community v4.20 template reproduction test")
+    else {
+        return;
+    };
+    let catalogs = full.join("fbc/community-operators-prod/catalogs/v4.20");
+    let dir = corpus_templates().join("community-v4.20");
+    let mut packages: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    packages.sort();
+    assert_eq!(packages.len(), 37);
+    let mut exact = 0;
+    for pkg in &packages {
+        let mut files: Vec<_> = std::fs::read_dir(dir.join(pkg)).unwrap().collect();
+        assert_eq!(files.len(), 1, "{pkg}");
+        let template = files.pop().unwrap().unwrap().path();
+        let catalog = catalogs.join(pkg);
+        match pkg.as_str() {
+            // Ahead of the catalog at that commit: an image it does not have yet.
+            "kubernaut-operator" => {
+                let mut sources = BundleSources::new();
+                sources.open(&catalog, None).unwrap();
+                let text = std::fs::read_to_string(&template).unwrap();
+                let opts = Options {
+                    lookup: LookupOptions { csv_metadata: true },
+                    ..Options::default()
+                };
+                let e = render_text("semver.yaml", &text, None, &sources, &opts).unwrap_err();
+                assert!(e.error.to_string().starts_with(
+                    "bundle image \"quay.io/community-operator-pipeline-prod/kubernaut-operator:1.5.1\" not available offline"
+                ), "{}", e.error);
+            }
+            // Ahead of the catalog: channel entries whose bundles it does not
+            // list, so the rendered catalog does not validate.
+            "ecr-secret-operator" => {
+                let mut sources = BundleSources::new();
+                sources.open(&catalog, None).unwrap();
+                let text = std::fs::read_to_string(&template).unwrap();
+                let opts = Options {
+                    lookup: LookupOptions { csv_metadata: true },
+                    ..Options::default()
+                };
+                let r = render_text("basic.yaml", &text, None, &sources, &opts).unwrap();
+                assert!(!validate(r.config).passed());
+            }
+            // Rendered by opm before v1.57.
+            "clusterpulse" | "openshift-integration-operator" => {
+                reproduce_with(&template, &catalog, pkg, true, false, Linking::Legacy);
+                exact += 1;
+            }
+            _ => {
+                reproduce(&template, &catalog, pkg, true, false);
+                exact += 1;
+            }
+        }
+    }
+    assert_eq!(exact, 35);
 }
 
 #[test]
@@ -957,6 +1089,7 @@ fn real_template_ahead_of_its_catalog_names_the_missing_image() {
     let text = std::fs::read_to_string(t.join("semver.yaml")).unwrap();
     let opts = Options {
         lookup: LookupOptions { csv_metadata: true },
+        ..Options::default()
     };
     let e = render_text("semver.yaml", &text, None, &sources, &opts).unwrap_err();
     assert!(e
@@ -968,8 +1101,8 @@ fn real_template_ahead_of_its_catalog_names_the_missing_image() {
 
 #[test]
 fn real_semver_template_against_the_bundle_object_catalog() {
-    let Ok(corpus) = std::env::var("OLMSAT_CORPUS") else {
-        println!("skipped: OLMSAT_CORPUS is not set (path of the shared corpus)");
+    let Some(corpus) = corpus::require_full("the kairos-operator template against the v4.16 catalog")
+    else {
         return;
     };
     let catalog =

@@ -16,7 +16,9 @@ use olmsat_graph::validate::validate;
 use olmsat_graph::write::{write, Format};
 use olmsat_graph::Diagnostic;
 
-use crate::args::{ConvertTemplateArgs, MigrateLevel, RenderFormat, RenderTemplateArgs};
+use crate::args::{
+    ConvertTemplateArgs, MigrateLevel, RenderFormat, RenderTemplateArgs, SemverLinking,
+};
 use crate::output::{eprint_diagnostics, Exit};
 use crate::process::Finished;
 
@@ -34,6 +36,8 @@ pub struct RenderRequest<'a> {
     pub migrate_level: MigrateLevel,
     /// `--no-validate`.
     pub no_validate: bool,
+    /// `--semver-linking`.
+    pub linking: template::Linking,
 }
 
 /// Print a template failure as opm words it (render errors wrapped in
@@ -107,6 +111,10 @@ pub fn render(args: &RenderTemplateArgs) -> super::Outcome {
         output: &args.output,
         migrate_level: args.migrate_level,
         no_validate: args.no_validate,
+        linking: match args.semver_linking {
+            SemverLinking::Edge => template::Linking::EdgeScoped,
+            SemverLinking::Legacy => template::Linking::Legacy,
+        },
     };
     render_request(&req).map(Finished::new)
 }
@@ -141,6 +149,7 @@ fn render_request(req: &RenderRequest<'_>) -> Result<Exit, Box<dyn std::error::E
         lookup: LookupOptions {
             csv_metadata: req.migrate_level == MigrateLevel::BundleObjectToCsvMetadata,
         },
+        linking: req.linking,
     };
     let rendered = match template::render_text(&name, &text, kind, &sources, &opts) {
         Ok(r) => r,
@@ -252,6 +261,7 @@ pub fn load_if_template(path: &Path) -> Result<Option<Loaded>, Exit> {
     let sources = open_sources(bundles_from(), None).map_err(|f| report(&f))?;
     let opts = Options {
         lookup: LookupOptions { csv_metadata: true },
+        ..Options::default()
     };
     let name = path.display().to_string();
     let rendered =

@@ -33,6 +33,7 @@ pub mod doc;
 mod entries;
 pub mod error;
 pub mod semver;
+pub use semver::Linking;
 pub mod source;
 pub mod substitutes;
 
@@ -102,6 +103,8 @@ impl TemplateKind {
 pub struct Options {
     /// How bundles are taken from the sources.
     pub lookup: LookupOptions,
+    /// How the semver template links its entries.
+    pub linking: semver::Linking,
 }
 
 /// A rendered template: the catalog and the warnings met on the way.
@@ -155,7 +158,7 @@ pub fn render(
 ) -> Result<Rendered, Failure> {
     match kind {
         TemplateKind::Basic => basic::render(doc, sources, opts.lookup),
-        TemplateKind::Semver => semver::render(doc, sources, opts.lookup),
+        TemplateKind::Semver => semver::render(doc, sources, opts),
         TemplateKind::Substitutes => substitutes::render(doc, sources, opts.lookup),
     }
 }

@@ -11,6 +11,11 @@
 //!   highest entry of the previous minor version, `skips` every other earlier
 //!   entry of the partition, sorted as strings.
 //! - The default channel is the "high-water mark" of channel creation.
+//!
+//! [`Linking::Legacy`] links as opm before v1.57 did, to reproduce catalogs
+//! rendered then: per channel, the highest entry of each minor version
+//! `replaces` and `skips` the highest entry of the previous minor version and
+//! `skips` the lower entries of its own minor version, in ascending order.
 
 use std::cmp::Ordering;
 use std::collections::{BTreeSet, HashMap};
@@ -25,8 +30,32 @@ use crate::semver::version;
 use crate::template::doc::{go_type, Lines, TemplateDoc};
 use crate::template::entries::entry_location;
 use crate::template::error::{Failure, PostProcessError, SemverReadError, TemplateError};
-use crate::template::source::{BundleSources, LookupOptions};
-use crate::template::Rendered;
+use crate::template::source::BundleSources;
+use crate::template::{Options, Rendered};
+
+/// How `replaces` and `skips` are generated.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Linking {
+    /// opm v1.61 and later: over all channels of an archetype, kind and major
+    /// version ("edge-scoped").
+    #[default]
+    EdgeScoped,
+    /// opm before v1.57: per channel, the replaced entry also skipped.
+    Legacy,
+}
+
+impl Linking {
+    /// Every linking, in the order the `--semver-linking` values are listed.
+    pub const ALL: [Linking; 2] = [Linking::EdgeScoped, Linking::Legacy];
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Linking::EdgeScoped => "edge",
+            Linking::Legacy => "legacy",
+        }
+    }
+}
 
 /// The schema of semver templates.
 pub const SCHEMA: &str = "olm.semver";
@@ -364,7 +393,12 @@ impl HighWater {
 }
 
 /// Channels and default channel from the archetypes' members.
-fn generate(t: &SemverTemplate, pkg: &str, members: &[Vec<Member>; 3]) -> (Vec<Channel>, String) {
+fn generate(
+    t: &SemverTemplate,
+    pkg: &str,
+    members: &[Vec<Member>; 3],
+    linking: Linking,
+) -> (Vec<Channel>, String) {
     let mut channels: Vec<Channel> = Vec::new();
     let mut by_name: HashMap<String, usize> = HashMap::new();
     let mut tuples: Vec<Tuple> = Vec::new();
@@ -430,7 +464,10 @@ fn generate(t: &SemverTemplate, pkg: &str, members: &[Vec<Member>; 3]) -> (Vec<C
             }
         }
     }
-    link(&mut channels, &mut tuples);
+    match linking {
+        Linking::EdgeScoped => link(&mut channels, &mut tuples),
+        Linking::Legacy => link_legacy(&mut channels, &tuples),
+    }
     channels.sort_by(|a, b| a.name.cmp(&b.name));
     (channels, hwc.name)
 }
@@ -476,6 +513,38 @@ fn link(channels: &mut [Channel], tuples: &mut [Tuple]) {
         if pen.arch == last.arch && pen.kind == last.kind && pen.version.major == last.version.major
         {
             set_edges(last, &prev_z_max, &skips);
+        }
+    }
+}
+
+/// Set `replaces` and `skips` per channel, as opm before v1.57 did. Entries
+/// are already in ascending version order within each channel.
+fn link_legacy(channels: &mut [Channel], tuples: &[Tuple]) {
+    let mut versions: Vec<Vec<&semver::Version>> = vec![Vec::new(); channels.len()];
+    for t in tuples {
+        let v = &mut versions[t.channel];
+        if v.len() <= t.index {
+            v.resize(t.index + 1, &t.version);
+        }
+        v[t.index] = &t.version;
+    }
+    for (channel, versions) in channels.iter_mut().zip(&versions) {
+        let entries = &mut channel.entries;
+        let mut previous_max: Option<String> = None;
+        let mut start = 0;
+        while start < entries.len() {
+            let minor = (versions[start].major, versions[start].minor);
+            let end = (start..entries.len())
+                .find(|&i| (versions[i].major, versions[i].minor) != minor)
+                .unwrap_or(entries.len());
+            let last = end - 1;
+            let mut skips: Vec<String> = previous_max.iter().cloned().collect();
+            skips.extend(entries[start..last].iter().map(|e| e.name.clone()));
+            let e = &mut entries[last];
+            e.replaces.clone_from(&previous_max);
+            e.skips = skips;
+            previous_max = Some(e.name.clone());
+            start = end;
         }
     }
 }
@@ -550,7 +619,7 @@ fn package_metadata(pkg: &mut Package, head: Option<&Bundle>, warnings: &mut Vec
 pub fn render(
     doc: &TemplateDoc,
     sources: &BundleSources,
-    opts: LookupOptions,
+    opts: &Options,
 ) -> Result<Rendered, Failure> {
     let t = SemverTemplate::read(doc)
         .map_err(|e| Failure::at(TemplateError::SemverRead(e), &doc.location))?;
@@ -561,8 +630,9 @@ pub fn render(
 pub fn render_read(
     t: &SemverTemplate,
     sources: &BundleSources,
-    opts: LookupOptions,
+    opts: &Options,
 ) -> Result<Rendered, Failure> {
+    let (lookup, linking) = (opts.lookup, opts.linking);
     let mut warnings = Vec::new();
     let mut bundles: Vec<Bundle> = Vec::new();
     // image in the template → image of its rendered bundle
@@ -572,7 +642,7 @@ pub fn render_read(
             continue;
         }
         let (mut got, w) = sources
-            .render(&r.image, opts, &r.location)
+            .render(&r.image, lookup, &r.location)
             .map_err(|e| Failure::at(e, &r.location))?;
         warnings.extend(w);
         if got.len() != 1 {
@@ -640,7 +710,7 @@ pub fn render_read(
             return Err(post(PostProcessError::BuildMetadata(clashes), at));
         }
     }
-    let (channels, default_channel) = generate(t, &pkg, &members);
+    let (channels, default_channel) = generate(t, &pkg, &members, linking);
     let mut package = Package {
         name: pkg.clone(),
         default_channel: default_channel.clone(),
