@@ -2,32 +2,24 @@
 //! the shared corpus: loading both, validating both and comparing every
 //! package (what `olmsat diff v4.16 v4.20` does).
 //!
-//! The corpus is found through `OLMSAT_CORPUS`, else beside the checkout
-//! (`../shared/corpus`); without it the benchmark is skipped with a note.
+//! The corpus is found through `OLMSAT_CORPUS` (the tests' corpus helper);
+//! without it the benchmark is skipped with a note.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use olmsat_graph::diff::{diff, Options};
 use olmsat_graph::load::load_path;
 
-fn corpus() -> PathBuf {
-    std::env::var_os("OLMSAT_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"))
-}
+#[path = "../../tests/support/corpus.rs"]
+mod corpus;
 
 fn bench_diff(c: &mut Criterion) {
-    let base = corpus().join("fbc/community-operators-prod/catalogs");
-    let (old, new) = (base.join("v4.16"), base.join("v4.20"));
-    if !old.is_dir() || !new.is_dir() {
-        eprintln!(
-            "skipped: no corpus at {} (set OLMSAT_CORPUS)",
-            base.display()
-        );
+    let Some(full) = corpus::require_full("the diff benchmark") else {
         return;
-    }
+    };
+    let base = full.join("fbc/community-operators-prod/catalogs");
+    let (old, new) = (base.join("v4.16"), base.join("v4.20"));
     let mut g = c.benchmark_group("diff");
     g.sample_size(10).measurement_time(Duration::from_secs(5));
     g.bench_function("community-v4.16-v4.20", |b| {

@@ -534,6 +534,40 @@ pub fn related_images(csv: &Csv, bundle_image: &str) -> Vec<RelatedImage> {
     out
 }
 
+/// An `olm.bundle.object` value, its data borrowed.
+#[derive(serde::Deserialize)]
+struct ObjectValue<'a> {
+    #[serde(borrow)]
+    data: Option<std::borrow::Cow<'a, str>>,
+}
+
+/// A Kubernetes object's `kind`, the rest skipped.
+#[derive(serde::Deserialize)]
+struct KindOnly<'a> {
+    #[serde(borrow)]
+    kind: Option<std::borrow::Cow<'a, str>>,
+}
+
+/// The object of an `olm.bundle.object` property when it is a CSV. Only the
+/// `kind` is read of other objects (bundles carry large CRDs beside the CSV);
+/// a document the narrow readers refuse (a repeated key, which Go reads as its
+/// last value) is read whole.
+fn csv_object(p: &crate::declcfg::Property) -> Option<Value> {
+    let data = match serde_json::from_str::<ObjectValue>(p.value.get()) {
+        Ok(v) => crate::property::decode_go_base64(&v.data?).ok()?,
+        Err(_) => {
+            let v: Value = serde_json::from_str(p.value.get()).ok()?;
+            crate::property::decode_go_base64(v.get("data")?.as_str()?).ok()?
+        }
+    };
+    match serde_json::from_slice::<KindOnly>(&data) {
+        Ok(k) if k.kind.as_deref() != Some(CSV_KIND) => None,
+        _ => serde_json::from_slice::<Value>(&data)
+            .ok()
+            .filter(|o| o.get("kind").and_then(Value::as_str) == Some(CSV_KIND)),
+    }
+}
+
 /// Apply the `bundle-object-to-csv-metadata` migration to a loaded catalog, as
 /// `opm render --migrate-level` does: every bundle whose `olm.bundle.object`s hold
 /// a ClusterServiceVersion loses its bundle objects and gains one `olm.csv.metadata`
@@ -546,12 +580,7 @@ pub fn migrate_to_csv_metadata(cfg: &mut crate::declcfg::DeclarativeConfig) -> u
             .properties
             .iter()
             .filter(|p| p.type_ == types::BUNDLE_OBJECT)
-            .filter_map(|p| {
-                let v: Value = serde_json::from_str(p.value.get()).ok()?;
-                let data = crate::property::decode_go_base64(v.get("data")?.as_str()?).ok()?;
-                serde_json::from_slice::<Value>(&data).ok()
-            })
-            .find(|o| o.get("kind").and_then(Value::as_str) == Some(CSV_KIND));
+            .find_map(csv_object);
         let Some(csv) = csv else { continue };
         b.properties.retain(|p| p.type_ != types::BUNDLE_OBJECT);
         b.properties
