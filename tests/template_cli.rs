@@ -289,7 +289,8 @@ fn legacy_semver_linking_reproduces_a_catalog_rendered_by_old_opm() {
     let r = run(&["render-template", t, "--semver-linking", "old"]);
     assert_eq!(r.code, 2);
     assert!(
-        r.stderr.contains("invalid value 'old' for '--semver-linking"),
+        r.stderr
+            .contains("invalid value 'old' for '--semver-linking"),
         "{}",
         r.stderr
     );

@@ -492,3 +492,62 @@ fn real_catalogs_checked_by_hand() {
         ]
     );
 }
+
+#[test]
+fn deleted_catalogs_keep_the_installed_bundle_and_admission_refuses_hyphen_ranges() {
+    let r = run(&[
+        "resolve",
+        "--catalog",
+        "main=catalogs/main",
+        "-f",
+        "deleted-catalogs.yaml",
+        "-o",
+        "json",
+    ]);
+    // The hyphen range could not be on a cluster: the input is invalid.
+    assert_eq!(r.code, 2, "{}\n{}", r.stdout, r.stderr);
+    let v = json(&r.stdout);
+    let kept = extension(&v, "kept");
+    assert_eq!(kept["status"], "resolved");
+    assert_eq!(kept["bundle"], "p.v1.0.0");
+    assert_eq!(kept["version"], "1.0.0");
+    assert!(kept.get("catalog").is_none(), "{kept}");
+    assert!(
+        kept["message"].as_str().unwrap().starts_with(
+            "kept the installed bundle: no ClusterCatalog matching the extension exists"
+        ),
+        "{kept}"
+    );
+    // A version change cannot fall back.
+    let other = extension(&v, "wants-another-version");
+    assert_eq!(other["status"], "error");
+    assert_eq!(
+        other["message"],
+        r#"error upgrading from currently installed version "1.0.0": no bundles found for package "p" matching version ">=2.0.0""#
+    );
+    // A matching catalog exists: retried, not kept.
+    let there = extension(&v, "catalog-still-there");
+    assert_eq!(there["status"], "error");
+    assert_eq!(
+        there["message"],
+        r#"error upgrading from currently installed version "1.0.0": no bundles found for package "absent""#
+    );
+    let hyphen = extension(&v, "hyphen-range");
+    assert_eq!(hyphen["status"], "error");
+    assert_eq!(
+        hyphen["message"],
+        r#"ClusterExtension is invalid: spec.source.catalog.version: Invalid value: "1.2 - 1.4": invalid version expression"#
+    );
+    // simulate agrees: the kept extension converges where it is.
+    let s = run(&[
+        "simulate",
+        "--catalog",
+        "main=catalogs/main",
+        "-f",
+        "deleted-catalogs.yaml",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(s.code, 2, "{}\n{}", s.stdout, s.stderr);
+    assert!(s.stdout.contains("\"kept\""), "{}", s.stdout);
+}

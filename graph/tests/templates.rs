@@ -972,7 +972,10 @@ fn real_semver_template_reproduces_its_catalog() {
     assert_eq!(e.skips, ["kairos-operator.v2.1.0"]);
     let e = &r.config.channels[0].entries[3];
     assert_eq!(e.replaces.as_deref(), Some("kairos-operator.v2.1.1"));
-    assert_eq!(e.skips, ["kairos-operator.v2.0.1", "kairos-operator.v2.1.0"]);
+    assert_eq!(
+        e.skips,
+        ["kairos-operator.v2.0.1", "kairos-operator.v2.1.0"]
+    );
 }
 
 #[test]
@@ -1021,8 +1024,7 @@ fn legacy_linking_reproduces_a_catalog_rendered_before_opm_1_57() {
 /// package's v4.20 catalog at the same commit (the full corpus).
 #[test]
 fn community_templates_reproduce_their_v4_20_catalogs() {
-    let Some(full) = corpus::require_full("the community v4.20 template reproduction test")
-    else {
+    let Some(full) = corpus::require_full("the community v4.20 template reproduction test") else {
         return;
     };
     let catalogs = full.join("fbc/community-operators-prod/catalogs/v4.20");
@@ -1101,7 +1103,8 @@ fn real_template_ahead_of_its_catalog_names_the_missing_image() {
 
 #[test]
 fn real_semver_template_against_the_bundle_object_catalog() {
-    let Some(corpus) = corpus::require_full("the kairos-operator template against the v4.16 catalog")
+    let Some(corpus) =
+        corpus::require_full("the kairos-operator template against the v4.16 catalog")
     else {
         return;
     };

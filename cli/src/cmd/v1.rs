@@ -11,7 +11,7 @@ use olmsat_resolver::v1::resolve::{Explanation, Step};
 use olmsat_resolver::v1::simulate::{self, End, Hop};
 pub use olmsat_resolver::v1::Gates;
 use olmsat_resolver::v1::{
-    resolve, Catalog, CatalogContent, ClusterCatalog, ClusterExtension, InstalledBundle,
+    reconcile, Catalog, CatalogContent, ClusterCatalog, ClusterExtension, InstalledBundle,
     UpgradePolicy,
 };
 use serde::Serialize;
@@ -273,7 +273,7 @@ pub fn answer(
     let mut out: Vec<ExtensionReport> = extensions
         .iter()
         .map(|ext| {
-            let outcome = resolve(&view, ext, gates);
+            let outcome = reconcile(&view, ext, gates);
             let conds = conditions(ext, &outcome, gates);
             let deprecations = conds
                 .iter()
@@ -298,8 +298,13 @@ pub fn answer(
                     } else {
                         None
                     },
-                    catalog: Some(r.catalog.clone()),
-                    message: r.install_problem.clone(),
+                    catalog: (!r.catalog.is_empty()).then(|| r.catalog.clone()),
+                    message: match &outcome.fallback {
+                        Some(e) => Some(format!(
+                            "kept the installed bundle: no ClusterCatalog matching the extension exists (deleted catalogs), so operator-controller falls back to what is installed; resolving gave: {e}"
+                        )),
+                        None => r.install_problem.clone(),
+                    },
                     deprecations,
                     conditions: conds,
                     explanation,

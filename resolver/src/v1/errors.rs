@@ -123,6 +123,10 @@ pub enum V1Error {
         /// The parse error.
         source: ConstraintError,
     },
+    /// The API server would refuse the ClusterExtension (its CRD's validation),
+    /// so it could not be on a cluster.
+    #[error("ClusterExtension is invalid: {0}")]
+    Admission(super::reconcile::AdmissionError),
     /// Walking the catalogs failed.
     #[error("error walking catalogs: {0}")]
     Walk(WalkError),
@@ -152,7 +156,7 @@ impl V1Error {
     /// range or selector, an unreadable installed version), 1 otherwise.
     pub fn exit_code(&self) -> u8 {
         match self {
-            V1Error::Selector(_) | V1Error::Range { .. } => 2,
+            V1Error::Selector(_) | V1Error::Range { .. } | V1Error::Admission(_) => 2,
             V1Error::Walk(WalkError::Edges(_)) => 2,
             _ => 1,
         }

@@ -129,6 +129,10 @@ pub struct Outcome {
     pub result: Result<Resolved, V1Error>,
     /// Filter by filter.
     pub explanation: Explanation,
+    /// When the installed bundle was kept because no ClusterCatalog the
+    /// extension selects exists ([`super::reconcile::reconcile`]): the
+    /// resolution error the reference logs and does not report.
+    pub fallback: Option<V1Error>,
 }
 
 /// One catalog's candidates after each filter.
@@ -178,6 +182,7 @@ pub fn resolve(catalogs: &[Catalog<'_>], ext: &ClusterExtension, _gates: Gates) 
     Outcome {
         result,
         explanation,
+        fallback: None,
     }
 }
 

@@ -5,7 +5,8 @@ use serde::Serialize;
 
 use super::cluster::{ClusterExtension, InstalledBundle};
 use super::errors::V1Error;
-use super::resolve::{resolve, Catalog, Gates};
+use super::reconcile::reconcile;
+use super::resolve::{Catalog, Gates};
 
 /// One reconcile that changed the installed bundle.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -55,7 +56,7 @@ pub fn simulate(
     let mut current = ext.clone();
     let mut hops = Vec::new();
     for step in 1..=max_steps {
-        let outcome = resolve(catalogs, &current, gates);
+        let outcome = reconcile(catalogs, &current, gates);
         let r = match outcome.result {
             Ok(r) => r,
             Err(e) => {
