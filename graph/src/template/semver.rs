@@ -759,7 +759,7 @@ mod tests {
                 })
                 .collect(),
         ];
-        generate(&t, "op", &members).0
+        generate(&t, "op", &members, Linking::EdgeScoped).0
     }
 
     #[test]
