@@ -207,7 +207,9 @@ pub enum ResolveError {
     Solver(String),
 }
 
-/// The namespaces that have subscriptions or installed CSVs, sorted.
+/// The namespaces that have subscriptions or installed CSVs (copies are not
+/// installed CSVs), sorted. OLM resolves each on its own, seeing its own
+/// catalogs and those of the global catalog namespace.
 pub fn namespaces(cluster: &ClusterState) -> Vec<String> {
     let mut ns: BTreeSet<String> = cluster
         .subscriptions
@@ -216,6 +218,20 @@ pub fn namespaces(cluster: &ClusterState) -> Vec<String> {
         .collect();
     ns.extend(cluster.csvs.iter().map(|c| c.namespace.clone()));
     ns.into_iter().collect()
+}
+
+/// The messages of several namespaces' failed resolutions as one text: the
+/// message alone when one namespace failed, else `namespace NS: MESSAGE` for
+/// each, joined by `; `.
+pub fn join_messages(failures: &[(&str, &str)]) -> String {
+    match failures {
+        [(_, message)] => (*message).to_owned(),
+        _ => failures
+            .iter()
+            .map(|(ns, m)| format!("namespace {ns}: {m}"))
+            .collect::<Vec<_>>()
+            .join("; "),
+    }
 }
 
 /// Resolve one namespace with the default SAT backend ([`Varisat`]).
