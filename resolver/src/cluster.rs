@@ -192,8 +192,8 @@ pub fn parse_into(state: &mut ClusterState, name: &str, text: &str) -> Result<()
             continue;
         }
         let loc = Location::new(file.clone(), split::first_content_line(&c));
-        let doc: Transcoded = serde_saphyr::from_str(c.text)
-            .map_err(|e| yaml_error(&e, &file, c.first_line))?;
+        let doc: Transcoded =
+            serde_saphyr::from_str(c.text).map_err(|e| yaml_error(&e, &file, c.first_line))?;
         let v: Value = serde_json::from_str(&doc.0).map_err(|e| ClusterError {
             location: loc.clone(),
             message: e.to_string(),
@@ -213,7 +213,11 @@ pub fn parse_into(state: &mut ClusterState, name: &str, text: &str) -> Result<()
 fn yaml_error(e: &serde_saphyr::Error, file: &Arc<str>, first_line: u32) -> ClusterError {
     let at = |l: serde_saphyr::Location| Location {
         file: file.clone(),
-        line: first_line.saturating_add(u32::try_from(l.line()).unwrap_or(u32::MAX).saturating_sub(1)),
+        line: first_line.saturating_add(
+            u32::try_from(l.line())
+                .unwrap_or(u32::MAX)
+                .saturating_sub(1),
+        ),
         column: u32::try_from(l.column()).unwrap_or(0),
     };
     let location = e
@@ -312,7 +316,11 @@ fn add_object(
         ns => ns.to_owned(),
     };
     if is_list(v) {
-        let items = v.get("items").and_then(Value::as_array).into_iter().flatten();
+        let items = v
+            .get("items")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten();
         for (i, item) in items.enumerate() {
             let item_loc = match item_lines.get(i) {
                 Some(&line) => loc.at(line, 0),
@@ -344,7 +352,10 @@ fn add_object(
             None => state.csvs.push(csv(v, name, namespace, loc)?),
         },
         "CatalogSource" => {
-            let priority = v.pointer("/spec/priority").and_then(Value::as_i64).unwrap_or(0);
+            let priority = v
+                .pointer("/spec/priority")
+                .and_then(Value::as_i64)
+                .unwrap_or(0);
             state.catalog_sources.push(CatalogSource {
                 name,
                 namespace,
@@ -580,7 +591,8 @@ status: {reason: InstallSucceeded}
         assert_eq!(st.copied.len(), 2);
         assert_eq!(st.copied[0].copied_from, "nvidia");
         assert_eq!(st.copied[1].copied_from, "");
-        assert!(st.notes()[0].starts_with("skipped 2 copied ClusterServiceVersion(s) in 2 namespace(s)"));
+        assert!(st.notes()[0]
+            .starts_with("skipped 2 copied ClusterServiceVersion(s) in 2 namespace(s)"));
     }
 
     #[test]

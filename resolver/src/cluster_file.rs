@@ -69,8 +69,7 @@ fn manifests_under(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), ClusterFile
     for (path, kind) in entries {
         if kind.is_dir() {
             manifests_under(&path, out)?;
-        } else if (kind.is_file() || (kind.is_symlink() && path.is_file())) && is_manifest(&path)
-        {
+        } else if (kind.is_file() || (kind.is_symlink() && path.is_file())) && is_manifest(&path) {
             out.push(path);
         }
     }
@@ -188,8 +187,16 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("olmsat-cluster-dir-{}", std::process::id()));
         let subs = dir.join("namespaces/ops/operators.coreos.com/subscriptions");
         std::fs::create_dir_all(&subs).expect("dirs");
-        std::fs::write(subs.join("b.yaml"), "kind: Subscription\nmetadata: {name: b, namespace: ops}\n").expect("b");
-        std::fs::write(subs.join("a.yml"), "kind: Subscription\nmetadata: {name: a, namespace: ops}\n").expect("a");
+        std::fs::write(
+            subs.join("b.yaml"),
+            "kind: Subscription\nmetadata: {name: b, namespace: ops}\n",
+        )
+        .expect("b");
+        std::fs::write(
+            subs.join("a.yml"),
+            "kind: Subscription\nmetadata: {name: a, namespace: ops}\n",
+        )
+        .expect("a");
         std::fs::write(subs.join("notes.log"), "not: [yaml\n").expect("log");
         std::fs::create_dir_all(dir.join("empty")).expect("empty");
         let st = ClusterState::read_all(&[&dir]);
@@ -198,8 +205,14 @@ mod tests {
         let st = st.expect("read");
         let names: Vec<&str> = st.subscriptions.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["a", "b"]);
-        assert!(st.subscriptions[0].location.file.ends_with("subscriptions/a.yml"));
+        assert!(st.subscriptions[0]
+            .location
+            .file
+            .ends_with("subscriptions/a.yml"));
         let err = empty.expect_err("empty");
-        assert!(matches!(err, ClusterFileError::EmptyDirectory { .. }), "{err}");
+        assert!(
+            matches!(err, ClusterFileError::EmptyDirectory { .. }),
+            "{err}"
+        );
     }
 }

@@ -104,10 +104,7 @@ pub fn check(cluster: &ClusterState, catalogs: &[&str]) -> Vec<Dangling> {
             });
         }
         if !sub.source.is_empty() && !given.contains(&sub.source.as_str()) {
-            let in_input = cluster
-                .catalog_sources
-                .iter()
-                .any(|c| c.name == sub.source);
+            let in_input = cluster.catalog_sources.iter().any(|c| c.name == sub.source);
             let (location, namespace, subscription, catalog, given) = (
                 sub.location.clone(),
                 sub.namespace.clone(),
@@ -187,7 +184,9 @@ metadata: {name: og, namespace: ops}
         let texts: Vec<String> = found.iter().map(ToString::to_string).collect();
         assert_eq!(texts.len(), 3, "{texts:#?}");
         assert!(matches!(found[0], Dangling::MissingInstalledCsv { .. }));
-        assert!(texts[0].starts_with("c.yaml:1: subscription ops/a has status.installedCSV \"a.v1\""));
+        assert!(
+            texts[0].starts_with("c.yaml:1: subscription ops/a has status.installedCSV \"a.v1\"")
+        );
         assert_eq!(
             texts[1],
             "c.yaml:6: subscription ops/b uses CatalogSource \"redhat\", whose content was not given (given: community, local); give it with --catalog redhat=PATH"
@@ -198,17 +197,30 @@ metadata: {name: og, namespace: ops}
 
     #[test]
     fn a_source_that_is_nowhere_lists_the_catalogs_given() {
-        let st = parse("c.yaml", DUMP.replace("redhat, namespace", "other, namespace").as_str())
-            .expect("parsed");
+        let st = parse(
+            "c.yaml",
+            DUMP.replace("redhat, namespace", "other, namespace")
+                .as_str(),
+        )
+        .expect("parsed");
         let found = check(&st, &[]);
-        assert!(found[1].to_string().contains("neither a CatalogSource in the input nor a catalog given (given: none)"), "{}", found[1]);
+        assert!(
+            found[1]
+                .to_string()
+                .contains("neither a CatalogSource in the input nor a catalog given (given: none)"),
+            "{}",
+            found[1]
+        );
         assert!(matches!(found[2], Dangling::UnknownSource { .. }));
     }
 
     #[test]
     fn without_operator_groups_in_the_input_they_are_not_checked() {
-        let st = parse("c.yaml", "kind: ClusterServiceVersion\nmetadata: {name: c.v1, namespace: x}\n")
-            .expect("parsed");
+        let st = parse(
+            "c.yaml",
+            "kind: ClusterServiceVersion\nmetadata: {name: c.v1, namespace: x}\n",
+        )
+        .expect("parsed");
         assert!(check(&st, &[]).is_empty());
     }
 }

@@ -61,11 +61,11 @@ pub mod v1;
 pub use cluster::{
     CatalogSource, ClusterError, ClusterState, CopiedCsv, InstalledCsv, OperatorGroup, Subscription,
 };
-pub use dangling::Dangling;
 pub use cluster_file::{ClusterFileError, STDIN_NAME};
+pub use dangling::Dangling;
 pub use resolve::{
-    join_messages, namespaces, resolve, CandidateNode, CatalogInput, Input, Operator, Options, Outcome,
-    PassedOver, Reason, RequirementNode, Resolution, ResolveError, SubscriptionNode,
+    join_messages, namespaces, resolve, CandidateNode, CatalogInput, Input, Operator, Options,
+    Outcome, PassedOver, Reason, RequirementNode, Resolution, ResolveError, SubscriptionNode,
 };
 pub use simulate::{simulate, End, Installed, NamespaceEnd, Step as SimulationStep, Timeline};
 

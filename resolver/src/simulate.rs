@@ -156,6 +156,26 @@ fn apply(input: &mut Input, ns: &str, operators: &[Operator]) {
         let Some(csv) = installed_csv(input, ns, op) else {
             continue;
         };
+        // The Subscription this change answers: the one whose installed CSV it
+        // replaces, or for a fresh install one with no current operator (none
+        // named, or one named that the namespace does not hold, as in an
+        // incomplete dump).
+        let cluster = &input.cluster;
+        let has_current = |s: &Subscription| {
+            cluster
+                .csvs
+                .iter()
+                .any(|c| c.namespace == ns && c.name == s.installed_csv)
+        };
+        let existing = cluster.subscriptions.iter().position(|s| {
+            s.namespace == ns
+                && s.package == op.package
+                && if op.replaces.is_empty() {
+                    !has_current(s)
+                } else {
+                    s.installed_csv == op.replaces
+                }
+        });
         if !op.replaces.is_empty() {
             input
                 .cluster
@@ -163,12 +183,7 @@ fn apply(input: &mut Input, ns: &str, operators: &[Operator]) {
                 .retain(|c| !(c.namespace == ns && c.name == op.replaces));
         }
         input.cluster.csvs.push(csv);
-        let existing = input.cluster.subscriptions.iter_mut().find(|s| {
-            s.namespace == ns
-                && s.package == op.package
-                && (s.installed_csv == op.replaces
-                    || (op.replaces.is_empty() && s.installed_csv.is_empty()))
-        });
+        let existing = existing.and_then(|i| input.cluster.subscriptions.get_mut(i));
         match existing {
             Some(s) => s.installed_csv = op.name.clone(),
             None => {

@@ -100,7 +100,10 @@ fn subscribe_namespace(args: &ResolveInputs, cluster: &ClusterState) -> (String,
     match groups.as_slice() {
         [only] => (
             only.namespace.clone(),
-            format!("the namespace of OperatorGroup {:?}, the only one in the cluster state", only.name),
+            format!(
+                "the namespace of OperatorGroup {:?}, the only one in the cluster state",
+                only.name
+            ),
         ),
         [] => (
             "default".to_owned(),
@@ -209,9 +212,7 @@ fn input(args: &ResolveInputs) -> Result<Prepared, InputError> {
     let mut notes = cluster.notes();
     if !args.subscribe.is_empty() {
         let (namespace, why) = subscribe_namespace(args, &cluster);
-        notes.push(format!(
-            "--subscribe adds to namespace {namespace} ({why})"
-        ));
+        notes.push(format!("--subscribe adds to namespace {namespace} ({why})"));
         for s in &args.subscribe {
             let sub = subscription(s, &namespace, &catalogs)?;
             cluster
@@ -400,7 +401,8 @@ fn run_resolve(args: &ResolveArgs) -> Result<Exit, Box<dyn std::error::Error>> {
     let answers: Vec<NamespaceAnswer> = namespaces(&input.cluster)
         .into_iter()
         .map(|ns| {
-            let result = timed("resolve", || resolve(input, &ns, options)).map_err(|e| e.to_string());
+            let result =
+                timed("resolve", || resolve(input, &ns, options)).map_err(|e| e.to_string());
             NamespaceAnswer {
                 namespace: ns,
                 result,
@@ -461,7 +463,11 @@ fn run_resolve(args: &ResolveArgs) -> Result<Exit, Box<dyn std::error::Error>> {
                 if i > 0 {
                     println!();
                 }
-                print_namespace(a, &warnings_of(&prepared.dangling, &a.namespace), args.explain);
+                print_namespace(
+                    a,
+                    &warnings_of(&prepared.dangling, &a.namespace),
+                    args.explain,
+                );
             }
             if let Some(reports) = &extensions {
                 v1::print_text(reports, args.explain);
