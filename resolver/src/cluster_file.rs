@@ -53,24 +53,27 @@ fn is_manifest(path: &Path) -> bool {
         .is_some_and(|e| matches!(e.to_ascii_lowercase().as_str(), "yaml" | "yml" | "json"))
 }
 
-/// Every manifest file under `dir`, sorted by path; directory links are not
+/// Every manifest file under `dir`, sorted by path. Hidden files and ignore
+/// files count for nothing (a dump is read whole); directory links are not
 /// followed (a must-gather tree has none, and they could loop).
 fn manifests_under(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), ClusterFileError> {
-    let open = |source| ClusterFileError::Open {
-        name: dir.display().to_string(),
-        source,
-    };
-    let mut entries: Vec<(PathBuf, std::fs::FileType)> = Vec::new();
-    for entry in std::fs::read_dir(dir).map_err(open)? {
-        let entry = entry.map_err(open)?;
-        entries.push((entry.path(), entry.file_type().map_err(open)?));
-    }
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
-    for (path, kind) in entries {
-        if kind.is_dir() {
-            manifests_under(&path, out)?;
-        } else if (kind.is_file() || (kind.is_symlink() && path.is_file())) && is_manifest(&path) {
-            out.push(path);
+    let walk = ignore::WalkBuilder::new(dir)
+        .standard_filters(false)
+        .follow_links(false)
+        .sort_by_file_path(Path::cmp)
+        .build();
+    for entry in walk {
+        let entry = entry.map_err(|e| ClusterFileError::Open {
+            name: dir.display().to_string(),
+            source: e
+                .into_io_error()
+                .unwrap_or_else(|| std::io::Error::other("unreadable directory entry")),
+        })?;
+        let path = entry.path();
+        let is_file = entry.file_type().is_some_and(|t| t.is_file())
+            || (entry.path_is_symlink() && path.is_file());
+        if is_file && is_manifest(path) {
+            out.push(path.to_path_buf());
         }
     }
     Ok(())
