@@ -502,3 +502,77 @@ fn unreadable_dumps_say_where_and_what() {
     assert_eq!(o.status.code(), Some(2));
     assert!(Path::new(&dup).is_file());
 }
+
+/// A dump against real catalog content (the repository's copy of the
+/// external-dns-operator catalog): OpenShift's catalogs live in
+/// `openshift-marketplace`, which only `--global-namespace` makes every
+/// namespace see; the copies in `default` and `team-a` are skipped.
+#[test]
+fn a_real_catalog_on_openshift() {
+    let catalog = "redhat-operators=corpus/real/fbc/external-dns-operator/catalog/v4.20";
+    let dump = "tests/cluster-real/external-dns.yaml";
+    let o = olmsat(&["resolve", "--catalog", catalog, "-f", dump, "-o", "json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v = json(&o);
+    assert!(
+        v["namespaces"][0]["warnings"][0].as_str().is_some_and(|w| w
+            .contains("which namespace openshift-operators does not see")
+            && w.contains("--global-namespace openshift-marketplace")),
+        "{v}"
+    );
+    let args = [
+        "--catalog",
+        catalog,
+        "-f",
+        dump,
+        "--global-namespace",
+        "openshift-marketplace",
+        "-o",
+        "json",
+    ];
+    let mut resolve_args = vec!["resolve"];
+    resolve_args.extend(args);
+    let o = olmsat(&resolve_args);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    let v = json(&o);
+    let planned: Vec<String> = v["operators"]
+        .as_array()
+        .expect("operators")
+        .iter()
+        .map(|o| {
+            format!(
+                "{}/{}<-{}",
+                o["namespace"].as_str().unwrap_or(""),
+                o["name"].as_str().unwrap_or(""),
+                o["replaces"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    assert_eq!(
+        planned,
+        [
+            "openshift-operators/external-dns-operator.v1.3.8<-external-dns-operator.v1.2.0",
+            "team-a/external-dns-operator.v1.3.8<-"
+        ]
+    );
+    assert_eq!(
+        v["notes"][0]
+            .as_str()
+            .map(|n| n.starts_with("skipped 2 copied")),
+        Some(true),
+        "{v}"
+    );
+    let mut failures = Vec::new();
+    check_agreement(
+        "external-dns",
+        &[
+            "--catalog",
+            catalog,
+            "--global-namespace",
+            "openshift-marketplace",
+        ],
+        dump,
+        &mut failures,
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

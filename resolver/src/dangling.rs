@@ -51,6 +51,23 @@ pub enum Dangling {
         /// The catalogs given, comma-separated (`none` when none).
         given: String,
     },
+    /// `spec.source` names a catalog in a namespace the Subscription's
+    /// namespace does not see.
+    #[error("{location}: subscription {namespace}/{subscription} uses catalog {catalog:?} in namespace {catalog_namespace}, which namespace {namespace} does not see: OLM shows a namespace its own catalogs and those of the global catalog namespace ({global}); on OpenShift that is openshift-marketplace (give --global-namespace openshift-marketplace)")]
+    UnseenSource {
+        /// Where the Subscription was declared.
+        location: Location,
+        /// Its namespace.
+        namespace: String,
+        /// Its name.
+        subscription: String,
+        /// The catalog it names.
+        catalog: String,
+        /// The catalog's namespace.
+        catalog_namespace: String,
+        /// The global catalog namespace.
+        global: String,
+    },
     /// A CSV in a namespace that has no OperatorGroup.
     #[error("{location}: ClusterServiceVersion {namespace}/{csv} is in a namespace without an OperatorGroup: OLM does not install or upgrade operators there; add the namespace's OperatorGroup to the input")]
     NoOperatorGroup {
@@ -70,16 +87,17 @@ impl Dangling {
             Dangling::MissingInstalledCsv { namespace, .. }
             | Dangling::UnknownSource { namespace, .. }
             | Dangling::SourceNotGiven { namespace, .. }
+            | Dangling::UnseenSource { namespace, .. }
             | Dangling::NoOperatorGroup { namespace, .. } => namespace,
         }
     }
 }
 
 /// The dangling references of `cluster`, given the names of the catalogs whose
-/// content was given, in input order. OperatorGroups are checked only when the
-/// input holds at least one (a dump of Subscriptions and CSVs alone says nothing
-/// about them).
-pub fn check(cluster: &ClusterState, catalogs: &[&str]) -> Vec<Dangling> {
+/// content was given and the global catalog namespace, in input order.
+/// OperatorGroups are checked only when the input holds at least one (a dump of
+/// Subscriptions and CSVs alone says nothing about them).
+pub fn check(cluster: &ClusterState, catalogs: &[&str], global_namespace: &str) -> Vec<Dangling> {
     let mut given: Vec<&str> = catalogs.to_vec();
     given.sort_unstable();
     given.dedup();
@@ -101,6 +119,31 @@ pub fn check(cluster: &ClusterState, catalogs: &[&str]) -> Vec<Dangling> {
                 namespace: sub.namespace.clone(),
                 subscription: sub.name.clone(),
                 csv: sub.installed_csv.clone(),
+            });
+        }
+        // The catalog's namespace: its CatalogSource's (the one in the namespace
+        // the Subscription names first), else the Subscription's sourceNamespace.
+        let source = cluster
+            .catalog_sources
+            .iter()
+            .filter(|c| c.name == sub.source)
+            .min_by_key(|c| c.namespace != sub.source_namespace);
+        let catalog_namespace = source
+            .map(|c| c.namespace.as_str())
+            .unwrap_or(sub.source_namespace.as_str());
+        let known = source.is_some() || given.contains(&sub.source.as_str());
+        if known
+            && !catalog_namespace.is_empty()
+            && catalog_namespace != sub.namespace
+            && catalog_namespace != global_namespace
+        {
+            out.push(Dangling::UnseenSource {
+                location: sub.location.clone(),
+                namespace: sub.namespace.clone(),
+                subscription: sub.name.clone(),
+                catalog: sub.source.clone(),
+                catalog_namespace: catalog_namespace.to_owned(),
+                global: global_namespace.to_owned(),
             });
         }
         if !sub.source.is_empty() && !given.contains(&sub.source.as_str()) {
@@ -180,7 +223,7 @@ metadata: {name: og, namespace: ops}
     #[test]
     fn each_kind_of_dangling_reference_is_found() {
         let st = parse("c.yaml", DUMP).expect("parsed");
-        let found = check(&st, &["local", "community"]);
+        let found = check(&st, &["local", "community"], "olm");
         let texts: Vec<String> = found.iter().map(ToString::to_string).collect();
         assert_eq!(texts.len(), 3, "{texts:#?}");
         assert!(matches!(found[0], Dangling::MissingInstalledCsv { .. }));
@@ -203,7 +246,7 @@ metadata: {name: og, namespace: ops}
                 .as_str(),
         )
         .expect("parsed");
-        let found = check(&st, &[]);
+        let found = check(&st, &[], "olm");
         assert!(
             found[1]
                 .to_string()
@@ -221,6 +264,16 @@ metadata: {name: og, namespace: ops}
             "kind: ClusterServiceVersion\nmetadata: {name: c.v1, namespace: x}\n",
         )
         .expect("parsed");
-        assert!(check(&st, &[]).is_empty());
+        assert!(check(&st, &[], "olm").is_empty());
+    }
+
+    #[test]
+    fn a_catalog_outside_the_global_namespace_is_not_seen() {
+        let text = "kind: Subscription\nmetadata: {name: a, namespace: ops}\nspec: {name: a, source: redhat, sourceNamespace: openshift-marketplace}\n";
+        let st = parse("c.yaml", text).expect("parsed");
+        let found = check(&st, &["redhat"], "olm");
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].to_string().starts_with("c.yaml:1: subscription ops/a uses catalog \"redhat\" in namespace openshift-marketplace, which namespace ops does not see"), "{}", found[0]);
+        assert!(check(&st, &["redhat"], "openshift-marketplace").is_empty());
     }
 }

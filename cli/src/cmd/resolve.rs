@@ -225,7 +225,7 @@ fn input(args: &ResolveInputs) -> Result<Prepared, InputError> {
         eprintln!("note: {note}");
     }
     let names: Vec<&str> = catalogs.iter().map(|c| c.name.as_str()).collect();
-    let dangling = dangling::check(&cluster, &names);
+    let dangling = dangling::check(&cluster, &names, &args.global_namespace);
     Ok(Prepared {
         input: Input {
             catalogs,
@@ -434,7 +434,7 @@ fn run_resolve(args: &ResolveArgs) -> Result<Exit, Box<dyn std::error::Error>> {
                     })
                 })
                 .collect();
-            operators.sort_by(|a, b| (a.operator, a.namespace).cmp(&(b.operator, b.namespace)));
+            operators.sort_by(|a, b| (a.namespace, a.operator).cmp(&(b.namespace, b.operator)));
             let namespaces = answers
                 .iter()
                 .map(|a| NamespaceJson {
