@@ -363,6 +363,26 @@ fn standard_input_and_repeated_files_are_read() {
         .filter_map(|n| n["namespace"].as_str())
         .collect();
     assert_eq!(names, ["bad", "good", "operators", "team-a"]);
+    // A directory and a file in it: each object once.
+    let o = olmsat(&[
+        "resolve",
+        "--catalog",
+        CATALOG,
+        "-f",
+        "tests/cluster/must-gather/cluster",
+        "-f",
+        "tests/cluster/must-gather/cluster/namespaces/operators/operators.coreos.com/subscriptions/etcd.yaml",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    let v = json(&o);
+    assert_eq!(v["operators"][0]["name"], "etcdoperator.v0.9.4");
+    assert!(
+        common::stderr(&o).contains("note: read 1 object(s) more than once"),
+        "{}",
+        common::stderr(&o)
+    );
 }
 
 #[test]

@@ -122,11 +122,40 @@ pub struct ClusterState {
     pub cluster_extensions: Vec<crate::v1::ClusterExtension>,
     /// Objects of kinds olmsat does not read: how many of each kind.
     pub ignored: BTreeMap<String, usize>,
+    /// Objects read more than once (same kind, namespace and name), of which
+    /// the first was kept (see [`ClusterState::drop_duplicates`]).
+    pub duplicates: usize,
+}
+
+/// Keep the first of the items with the same key; how many were dropped.
+fn keep_first<T>(items: &mut Vec<T>, key: impl Fn(&T) -> (String, String)) -> usize {
+    let mut seen = std::collections::HashSet::new();
+    let before = items.len();
+    items.retain(|i| seen.insert(key(i)));
+    before - items.len()
 }
 
 impl ClusterState {
+    /// Drop the objects read twice (the same file given twice, or a file and
+    /// the directory holding it): a Kubernetes object is one per kind,
+    /// namespace and name, so the first read is kept and the rest counted in
+    /// [`ClusterState::duplicates`].
+    pub fn drop_duplicates(&mut self) {
+        self.duplicates += keep_first(&mut self.subscriptions, |s| {
+            (s.namespace.clone(), s.name.clone())
+        }) + keep_first(&mut self.csvs, |c| {
+            (c.namespace.clone(), c.name.clone())
+        }) + keep_first(&mut self.copied, |c| {
+            (c.namespace.clone(), c.name.clone())
+        }) + keep_first(&mut self.catalog_sources, |c| {
+            (c.namespace.clone(), c.name.clone())
+        }) + keep_first(&mut self.operator_groups, |g| {
+            (g.namespace.clone(), g.name.clone())
+        });
+    }
+
     /// What was set aside while reading, one sentence each: the kinds
-    /// ignored, the copied CSVs skipped.
+    /// ignored, the copied CSVs skipped, the objects read twice.
     pub fn notes(&self) -> Vec<String> {
         let mut notes = Vec::new();
         if !self.ignored.is_empty() {
@@ -150,6 +179,12 @@ impl ClusterState {
                 "skipped {} copied ClusterServiceVersion(s) in {} namespace(s) (label olm.copiedFrom or status.reason Copied): OLM writes these copies into every namespace an OperatorGroup watches, and its resolver skips them",
                 self.copied.len(),
                 namespaces.len()
+            ));
+        }
+        if self.duplicates > 0 {
+            notes.push(format!(
+                "read {} object(s) more than once (same kind, namespace and name): the first of each was kept",
+                self.duplicates
             ));
         }
         notes
@@ -176,6 +211,7 @@ fn s<'a>(v: &'a Value, path: &str) -> &'a str {
 pub fn parse(name: &str, text: &str) -> Result<ClusterState, ClusterError> {
     let mut state = ClusterState::default();
     parse_into(&mut state, name, text)?;
+    state.drop_duplicates();
     Ok(state)
 }
 
@@ -645,5 +681,24 @@ kind: OperatorGroupList
         assert!(e.to_string().starts_with("c.yaml:"), "{e}");
         assert!(!e.to_string().contains('\n'), "{e}");
         assert!(!e.to_string().contains("Options"), "{e}");
+    }
+
+    #[test]
+    fn an_object_read_twice_is_kept_once() {
+        let sub = "kind: Subscription\nmetadata: {name: a, namespace: ops}\nspec: {name: a, channel: one}\n";
+        let other = sub.replace("channel: one", "channel: two");
+        let st = parse(
+            "c.yaml",
+            &format!("{sub}---\n{other}---\n{}", sub.replace("ops", "dev")),
+        )
+        .unwrap();
+        assert_eq!(st.subscriptions.len(), 2);
+        assert_eq!(st.subscriptions[0].channel, "one");
+        assert_eq!(st.duplicates, 1);
+        assert!(
+            st.notes()[0].starts_with("read 1 object(s) more than once"),
+            "{:?}",
+            st.notes()
+        );
     }
 }

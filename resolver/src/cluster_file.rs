@@ -131,6 +131,7 @@ impl ClusterState {
                 add_file(&mut state, path)?;
             }
         }
+        state.drop_duplicates();
         Ok(state)
     }
 
