@@ -440,7 +440,9 @@ fn subscribe_says_which_namespace_it_adds_to() {
     )
     .expect("write");
     let one_group = one_group.display().to_string();
-    let planned_in = |args: &[&str]| {
+    // Each namespace's status (the one `--subscribe` adds to holds the only
+    // Subscription to etcd), and the notes.
+    let run = |args: &[&str]| {
         let mut all = vec![
             "resolve",
             "--catalog",
@@ -453,33 +455,49 @@ fn subscribe_says_which_namespace_it_adds_to() {
         all.extend_from_slice(args);
         let o = olmsat(&all);
         let v = json(&o);
-        (
-            v["operators"][0]["namespace"]
-                .as_str()
-                .unwrap_or("")
-                .to_owned(),
-            common::stderr(&o),
-        )
+        let statuses: BTreeMap<String, String> = v["namespaces"]
+            .as_array()
+            .expect("namespaces")
+            .iter()
+            .map(|n| {
+                (
+                    n["namespace"].as_str().unwrap_or("").to_owned(),
+                    n["status"].as_str().unwrap_or("").to_owned(),
+                )
+            })
+            .collect();
+        (v, statuses, common::stderr(&o))
     };
-    let (ns, err) = planned_in(&["-f", &one_group]);
-    assert_eq!(ns, "ops");
+    let (v, _, err) = run(&["-f", &one_group]);
+    assert_eq!(v["operators"][0]["namespace"], "ops");
     assert!(err.contains("note: --subscribe adds to namespace ops (the namespace of OperatorGroup \"og\", the only one in the cluster state)"), "{err}");
-    let (ns, err) = planned_in(&["-f", &one_group, "--namespace", "team-b"]);
-    assert_eq!(ns, "team-b");
+    // A namespace without an OperatorGroup is one OLM does not resolve.
+    let (v, statuses, err) = run(&["-f", &one_group, "--namespace", "team-b"]);
+    assert_eq!(
+        statuses.get("team-b").map(String::as_str),
+        Some("error"),
+        "{v}"
+    );
     assert!(
         err.contains("namespace team-b (given with --namespace)"),
         "{err}"
     );
-    let (ns, err) = planned_in(&[]);
-    assert_eq!(ns, "default");
+    let (v, _, err) = run(&[]);
+    assert_eq!(v["operators"][0]["namespace"], "default");
     assert!(
         err.contains("namespace default (the cluster state has no OperatorGroup"),
         "{err}"
     );
-    let (ns, err) = planned_in(&["-f", "tests/cluster/two-namespaces/cluster.yaml"]);
-    assert_eq!(ns, "default");
+    let (v, statuses, err) = run(&["-f", "tests/cluster/two-namespaces/cluster.yaml"]);
+    assert_eq!(
+        statuses.get("default").map(String::as_str),
+        Some("error"),
+        "{v}"
+    );
     assert!(
-        err.contains("OperatorGroups are in 2 namespaces; choose one with --namespace"),
+        err.contains(
+            "namespace default (OperatorGroups are in 2 namespaces; choose one with --namespace)"
+        ),
         "{err}"
     );
 }

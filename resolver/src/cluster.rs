@@ -99,6 +99,9 @@ pub struct OperatorGroup {
     pub namespace: String,
     /// spec.targetNamespaces (empty: all namespaces, or a selector).
     pub target_namespaces: Vec<String>,
+    /// The annotation `olm.operatorframework.io/exclude-global-namespace-resolution:
+    /// "true"`: its namespace does not see the global catalog namespace.
+    pub exclude_global_catalogs: bool,
     /// Where it was declared.
     pub location: Location,
 }
@@ -202,6 +205,11 @@ pub struct ClusterError {
 }
 
 const DEFAULT_NAMESPACE: &str = "default";
+
+/// The OperatorGroup annotation that keeps its namespace from seeing the
+/// global catalog namespace.
+pub const EXCLUDE_GLOBAL_ANNOTATION: &str =
+    "olm.operatorframework.io/exclude-global-namespace-resolution";
 
 fn s<'a>(v: &'a Value, path: &str) -> &'a str {
     v.pointer(path).and_then(Value::as_str).unwrap_or("")
@@ -408,6 +416,11 @@ fn add_object(
                 .flatten()
                 .filter_map(|x| x.as_str().map(str::to_owned))
                 .collect(),
+            exclude_global_catalogs: v
+                .pointer("/metadata/annotations")
+                .and_then(|a| a.get(EXCLUDE_GLOBAL_ANNOTATION))
+                .and_then(Value::as_str)
+                == Some("true"),
             location: loc.clone(),
         }),
         "ClusterCatalog" => state

@@ -53,7 +53,7 @@ pub enum Dangling {
     },
     /// `spec.source` names a catalog in a namespace the Subscription's
     /// namespace does not see.
-    #[error("{location}: subscription {namespace}/{subscription} uses catalog {catalog:?} in namespace {catalog_namespace}, which namespace {namespace} does not see: OLM shows a namespace its own catalogs and those of the global catalog namespace ({global}); on OpenShift that is openshift-marketplace (give --global-namespace openshift-marketplace)")]
+    #[error("{location}: subscription {namespace}/{subscription} uses catalog {catalog:?} in namespace {catalog_namespace}, which namespace {namespace} does not see: OLM shows a namespace its own catalogs and those of the global catalog namespace ({global}) unless its OperatorGroup excludes them; on OpenShift the global catalog namespace is openshift-marketplace (give --global-namespace openshift-marketplace)")]
     UnseenSource {
         /// Where the Subscription was declared.
         location: Location,
@@ -132,10 +132,14 @@ pub fn check(cluster: &ClusterState, catalogs: &[&str], global_namespace: &str) 
             .map(|c| c.namespace.as_str())
             .unwrap_or(sub.source_namespace.as_str());
         let known = source.is_some() || given.contains(&sub.source.as_str());
+        let sees_global = !cluster
+            .operator_groups
+            .iter()
+            .any(|g| g.namespace == sub.namespace && g.exclude_global_catalogs);
         if known
             && !catalog_namespace.is_empty()
             && catalog_namespace != sub.namespace
-            && catalog_namespace != global_namespace
+            && !(sees_global && catalog_namespace == global_namespace)
         {
             out.push(Dangling::UnseenSource {
                 location: sub.location.clone(),

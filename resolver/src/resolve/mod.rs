@@ -199,6 +199,13 @@ pub enum ResolveError {
         /// The CSV name.
         csv: String,
     },
+    /// A namespace with Subscriptions needs exactly one OperatorGroup (checked
+    /// when the cluster state holds OperatorGroups at all).
+    #[error("expected 1 OperatorGroup in the namespace, found {found}")]
+    OperatorGroups {
+        /// How many the namespace has.
+        found: usize,
+    },
     /// The time limit passed.
     #[error("gave up: resolution did not finish within the time limit")]
     TimedOut,
@@ -250,6 +257,21 @@ pub fn resolve_with<B: SatBackend>(
     options: Options,
     backend: B,
 ) -> Result<Resolution, ResolveError> {
+    // OLM's step resolver refuses a namespace without exactly one
+    // OperatorGroup. A cluster state without any says nothing about them.
+    let groups = &input.cluster.operator_groups;
+    if !groups.is_empty()
+        && input
+            .cluster
+            .subscriptions
+            .iter()
+            .any(|s| s.namespace == namespace)
+    {
+        let found = groups.iter().filter(|g| g.namespace == namespace).count();
+        if found != 1 {
+            return Err(ResolveError::OperatorGroups { found });
+        }
+    }
     let mut world = World::new(input, namespace);
     let mut subs: Vec<&Subscription> = input
         .cluster
