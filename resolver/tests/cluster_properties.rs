@@ -80,6 +80,17 @@ fn copy(ns: &str, csv: usize, by_label: bool) -> String {
     )
 }
 
+/// The copies to write: one per namespace and CSV name (a Kubernetes object
+/// is one per kind, namespace and name).
+fn distinct(copies: &[(usize, usize, bool)]) -> Vec<(usize, usize, bool)> {
+    let mut seen = std::collections::BTreeSet::new();
+    copies
+        .iter()
+        .copied()
+        .filter(|&(ns, csv, _)| seen.insert((ns, csv)))
+        .collect()
+}
+
 fn stream(docs: &[String]) -> String {
     docs.iter().map(|d| format!("---\n{d}")).collect()
 }
@@ -136,6 +147,7 @@ proptest! {
         spaces in proptest::collection::vec(ns_strategy(), NAMESPACES.len()),
         copies in proptest::collection::vec((0..NAMESPACES.len(), 0..INSTALLED.len(), any::<bool>()), 0..6),
     ) {
+        let copies = distinct(&copies);
         let mut docs: Vec<String> = NAMESPACES.iter().zip(&spaces).flat_map(|(ns, n)| objects(ns, n)).collect();
         let without = input(ClusterState::from_yaml("c.yaml", &stream(&docs)).expect("parsed"));
         docs.extend(copies.iter().map(|&(ns, csv, label)| copy(NAMESPACES[ns], csv, label)));
@@ -163,6 +175,7 @@ proptest! {
         spaces in proptest::collection::vec(ns_strategy(), NAMESPACES.len()),
         copies in proptest::collection::vec((0..NAMESPACES.len(), 0..INSTALLED.len(), any::<bool>()), 0..3),
     ) {
+        let copies = distinct(&copies);
         let mut docs: Vec<String> = NAMESPACES.iter().zip(&spaces).flat_map(|(ns, n)| objects(ns, n)).collect();
         docs.extend(copies.iter().map(|&(ns, csv, label)| copy(NAMESPACES[ns], csv, label)));
         let a = ClusterState::from_yaml("c.yaml", &stream(&docs)).expect("stream");
