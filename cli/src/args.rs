@@ -276,13 +276,19 @@ pub struct ResolveInputs {
     /// A catalog with an explicit name (repeatable).
     #[arg(long = "catalog", value_name = "NAME=PATH")]
     pub catalog: Vec<String>,
-    /// Cluster state: Subscriptions, ClusterServiceVersions, CatalogSources, and OLM
-    /// v1 ClusterCatalogs and ClusterExtensions (YAML).
-    #[arg(short = 'f', long = "cluster", value_name = "CLUSTER.yaml")]
-    pub cluster: Option<PathBuf>,
+    /// Cluster state (repeatable): a YAML or JSON file, a directory read
+    /// recursively (a must-gather tree), or `-` for standard input. Reads
+    /// Subscriptions, ClusterServiceVersions (copies skipped), CatalogSources,
+    /// OperatorGroups, and OLM v1 ClusterCatalogs and ClusterExtensions.
+    #[arg(short = 'f', long = "cluster", value_name = "CLUSTER.yaml|DIR|-")]
+    pub cluster: Vec<PathBuf>,
     /// Add a subscription to a package (repeatable).
     #[arg(long, value_name = "PKG[/CHANNEL][@CATALOG]")]
     pub subscribe: Vec<String>,
+    /// The namespace --subscribe adds to (default: the namespace of the cluster
+    /// state's only OperatorGroup, else `default`).
+    #[arg(long, value_name = "NAMESPACE")]
+    pub namespace: Option<String>,
     /// Output format.
     #[arg(short, long, value_enum, default_value_t = ReportFormat::Text)]
     pub output: ReportFormat,

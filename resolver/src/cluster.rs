@@ -1,8 +1,14 @@
-//! Cluster state from Kubernetes YAML (`kubectl get ... -o yaml` output):
-//! Subscriptions, installed ClusterServiceVersions and CatalogSources (and OLM v1
-//! ClusterCatalogs and ClusterExtensions, see [`crate::v1::cluster`]), in a
-//! multi-document stream or `kind: List` objects. Other kinds are noted and ignored.
+//! Cluster state from Kubernetes YAML as people dump it (`kubectl get ... -o
+//! yaml`, `oc adm must-gather` files, objects pasted in bug reports):
+//! Subscriptions, installed ClusterServiceVersions, CatalogSources and
+//! OperatorGroups (and OLM v1 ClusterCatalogs and ClusterExtensions, see
+//! [`crate::v1::cluster`]), in a multi-document stream or `List` objects.
+//!
+//! Copied ClusterServiceVersions (the label `olm.copiedFrom` or `status.reason:
+//! Copied`), which OLM writes into every namespace an OperatorGroup watches, are
+//! set apart as OLM's resolver does. Other kinds are counted and ignored.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use olmsat_graph::declcfg::Property;
@@ -57,6 +63,21 @@ pub struct InstalledCsv {
     pub location: Location,
 }
 
+/// A copy of a ClusterServiceVersion that OLM writes into each namespace an
+/// OperatorGroup watches. OLM's resolver skips copies; so does olmsat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CopiedCsv {
+    /// metadata.name
+    pub name: String,
+    /// metadata.namespace: where the copy is.
+    pub namespace: String,
+    /// The namespace of the original (the `olm.copiedFrom` label; empty when
+    /// only `status.reason: Copied` marks the copy).
+    pub copied_from: String,
+    /// Where it was declared.
+    pub location: Location,
+}
+
 /// A CatalogSource: where a catalog lives and how much it is preferred.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CatalogSource {
@@ -68,21 +89,109 @@ pub struct CatalogSource {
     pub priority: i64,
 }
 
-/// Everything read from the cluster file.
+/// An `operators.coreos.com/v1` OperatorGroup: OLM installs and upgrades
+/// operators only in namespaces that have one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OperatorGroup {
+    /// metadata.name
+    pub name: String,
+    /// metadata.namespace
+    pub namespace: String,
+    /// spec.targetNamespaces (empty: all namespaces, or a selector).
+    pub target_namespaces: Vec<String>,
+    /// The annotation `olm.operatorframework.io/exclude-global-namespace-resolution:
+    /// "true"`: its namespace does not see the global catalog namespace.
+    pub exclude_global_catalogs: bool,
+    /// Where it was declared.
+    pub location: Location,
+}
+
+/// Everything read from the cluster files.
 #[derive(Debug, Clone, Default)]
 pub struct ClusterState {
     /// Subscriptions.
     pub subscriptions: Vec<Subscription>,
-    /// Installed CSVs.
+    /// Installed CSVs (copies excluded).
     pub csvs: Vec<InstalledCsv>,
+    /// Copied CSVs, skipped by resolution.
+    pub copied: Vec<CopiedCsv>,
     /// CatalogSources.
     pub catalog_sources: Vec<CatalogSource>,
+    /// OperatorGroups.
+    pub operator_groups: Vec<OperatorGroup>,
     /// OLM v1 ClusterCatalogs.
     pub cluster_catalogs: Vec<crate::v1::ClusterCatalog>,
     /// OLM v1 ClusterExtensions.
     pub cluster_extensions: Vec<crate::v1::ClusterExtension>,
-    /// Objects that were ignored, and why.
-    pub notes: Vec<String>,
+    /// Objects of kinds olmsat does not read: how many of each kind.
+    pub ignored: BTreeMap<String, usize>,
+    /// Objects read more than once (same kind, namespace and name), of which
+    /// the first was kept (see [`ClusterState::drop_duplicates`]).
+    pub duplicates: usize,
+}
+
+/// Keep the first of the items with the same key; how many were dropped.
+fn keep_first<T>(items: &mut Vec<T>, key: impl Fn(&T) -> (String, String)) -> usize {
+    let mut seen = std::collections::HashSet::new();
+    let before = items.len();
+    items.retain(|i| seen.insert(key(i)));
+    before - items.len()
+}
+
+impl ClusterState {
+    /// Drop the objects read twice (the same file given twice, or a file and
+    /// the directory holding it): a Kubernetes object is one per kind,
+    /// namespace and name, so the first read is kept and the rest counted in
+    /// [`ClusterState::duplicates`].
+    pub fn drop_duplicates(&mut self) {
+        self.duplicates += keep_first(&mut self.subscriptions, |s| {
+            (s.namespace.clone(), s.name.clone())
+        }) + keep_first(&mut self.csvs, |c| {
+            (c.namespace.clone(), c.name.clone())
+        }) + keep_first(&mut self.copied, |c| {
+            (c.namespace.clone(), c.name.clone())
+        }) + keep_first(&mut self.catalog_sources, |c| {
+            (c.namespace.clone(), c.name.clone())
+        }) + keep_first(&mut self.operator_groups, |g| {
+            (g.namespace.clone(), g.name.clone())
+        });
+    }
+
+    /// What was set aside while reading, one sentence each: the kinds
+    /// ignored, the copied CSVs skipped, the objects read twice.
+    pub fn notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        if !self.ignored.is_empty() {
+            let total: usize = self.ignored.values().sum();
+            let kinds: Vec<String> = self
+                .ignored
+                .iter()
+                .map(|(k, n)| format!("{k} ({n})"))
+                .collect();
+            notes.push(format!(
+                "ignored {total} object(s) of kinds olmsat does not read: {} (it reads Subscriptions, ClusterServiceVersions, CatalogSources, OperatorGroups, ClusterCatalogs and ClusterExtensions)",
+                kinds.join(", ")
+            ));
+        }
+        if !self.copied.is_empty() {
+            let mut namespaces: Vec<&str> =
+                self.copied.iter().map(|c| c.namespace.as_str()).collect();
+            namespaces.sort_unstable();
+            namespaces.dedup();
+            notes.push(format!(
+                "skipped {} copied ClusterServiceVersion(s) in {} namespace(s) (label olm.copiedFrom or status.reason Copied): OLM writes these copies into every namespace an OperatorGroup watches, and its resolver skips them",
+                self.copied.len(),
+                namespaces.len()
+            ));
+        }
+        if self.duplicates > 0 {
+            notes.push(format!(
+                "read {} object(s) more than once (same kind, namespace and name): the first of each was kept",
+                self.duplicates
+            ));
+        }
+        notes
+    }
 }
 
 /// Why the cluster file could not be read.
@@ -97,47 +206,144 @@ pub struct ClusterError {
 
 const DEFAULT_NAMESPACE: &str = "default";
 
+/// The OperatorGroup annotation that keeps its namespace from seeing the
+/// global catalog namespace.
+pub const EXCLUDE_GLOBAL_ANNOTATION: &str =
+    "olm.operatorframework.io/exclude-global-namespace-resolution";
+
 fn s<'a>(v: &'a Value, path: &str) -> &'a str {
     v.pointer(path).and_then(Value::as_str).unwrap_or("")
 }
 
 /// Parse a cluster file's text; `name` is used in locations.
 pub fn parse(name: &str, text: &str) -> Result<ClusterState, ClusterError> {
+    let mut state = ClusterState::default();
+    parse_into(&mut state, name, text)?;
+    state.drop_duplicates();
+    Ok(state)
+}
+
+/// Parse a cluster file's text and add what it holds to `state`; `name` is
+/// used in locations.
+pub fn parse_into(state: &mut ClusterState, name: &str, text: &str) -> Result<(), ClusterError> {
     let file: Arc<str> = Arc::from(name);
     let chunks = split::split_yaml(text).map_err(|b| ClusterError {
         location: Location::new(file.clone(), b.line),
         message: format!("invalid Yaml document separator: {}", b.trailing),
     })?;
-    let mut state = ClusterState::default();
     for c in chunks {
         if split::is_blank_or_comments(c.text) {
             continue;
         }
         let loc = Location::new(file.clone(), split::first_content_line(&c));
-        let doc: Transcoded = serde_saphyr::from_str(c.text).map_err(|e| {
-            let line = e
-                .location()
-                .map(|l| c.first_line + l.line() as u32 - 1)
-                .unwrap_or(c.first_line);
-            let mut m = e.to_string();
-            if let Some(i) = m.find(" at line ") {
-                m.truncate(i);
-            }
-            ClusterError {
-                location: Location::new(file.clone(), line),
-                message: format!("invalid YAML: {m}"),
-            }
-        })?;
+        let doc: Transcoded =
+            serde_saphyr::from_str(c.text).map_err(|e| yaml_error(&e, &file, c.first_line))?;
         let v: Value = serde_json::from_str(&doc.0).map_err(|e| ClusterError {
             location: loc.clone(),
             message: e.to_string(),
         })?;
-        add_object(&mut state, &v, &loc)?;
+        let lines = if is_list(&v) {
+            item_lines(c.text, c.first_line)
+        } else {
+            Vec::new()
+        };
+        add_object(state, &v, &loc, &lines)?;
     }
-    Ok(state)
+    Ok(())
 }
 
-fn add_object(state: &mut ClusterState, v: &Value, loc: &Location) -> Result<(), ClusterError> {
+/// A YAML error in words for the person who wrote the file: where, what, and
+/// for a duplicate key, which key.
+fn yaml_error(e: &serde_saphyr::Error, file: &Arc<str>, first_line: u32) -> ClusterError {
+    let at = |l: serde_saphyr::Location| Location {
+        file: file.clone(),
+        line: first_line.saturating_add(
+            u32::try_from(l.line())
+                .unwrap_or(u32::MAX)
+                .saturating_sub(1),
+        ),
+        column: u32::try_from(l.column()).unwrap_or(0),
+    };
+    let location = e
+        .location()
+        .map(at)
+        .unwrap_or_else(|| Location::new(file.clone(), first_line));
+    let message = match e.without_snippet() {
+        serde_saphyr::Error::DuplicateMappingKey { key: Some(k), .. } => format!(
+            "invalid YAML: duplicate key {k:?} (a mapping holds each key once; remove or rename one of them)"
+        ),
+        serde_saphyr::Error::DuplicateMappingKey { key: None, .. } => {
+            "invalid YAML: duplicate key (a mapping holds each key once; remove or rename one of them)".to_owned()
+        }
+        other => {
+            let text = other.to_string();
+            let text = text.strip_prefix("error: ").unwrap_or(&text);
+            // The location is already in front: drop the parser's own.
+            let text = match text.strip_prefix("line ") {
+                Some(rest) => match rest.split_once(": ") {
+                    Some((pos, msg)) if pos.contains(" column ") => msg,
+                    _ => text,
+                },
+                None => text,
+            };
+            let text = match text.find(" at line ") {
+                Some(i) => &text[..i],
+                None => text,
+            };
+            format!("invalid YAML: {}", text.lines().next().unwrap_or(text))
+        }
+    };
+    ClusterError { location, message }
+}
+
+/// Whether `v` is a Kubernetes list (`List`, `SubscriptionList`, ...).
+fn is_list(v: &Value) -> bool {
+    s(v, "/kind").ends_with("List") && v.get("items").is_some_and(Value::is_array)
+}
+
+/// The line of each item of a list document's `items` (empty when the items'
+/// positions cannot be read; the document's line is used then).
+fn item_lines(text: &str, first_line: u32) -> Vec<u32> {
+    #[derive(serde::Deserialize)]
+    struct ListItems {
+        #[serde(default)]
+        items: Vec<serde_saphyr::Spanned<serde::de::IgnoredAny>>,
+    }
+    serde_saphyr::from_str::<ListItems>(text)
+        .map(|l| {
+            l.items
+                .iter()
+                .map(|i| {
+                    first_line.saturating_add(
+                        u32::try_from(i.referenced.line())
+                            .unwrap_or(u32::MAX)
+                            .saturating_sub(1),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The namespace an OLM copy of a CSV was copied from, when `v` is one: the
+/// `olm.copiedFrom` label, or `status.reason: Copied` (OLM's `IsCopied`).
+fn copied_from(v: &Value) -> Option<String> {
+    let label = v
+        .pointer("/metadata/labels")
+        .and_then(|l| l.get("olm.copiedFrom"))
+        .and_then(Value::as_str);
+    match label {
+        Some(ns) => Some(ns.to_owned()),
+        None => (s(v, "/status/reason") == "Copied").then(String::new),
+    }
+}
+
+fn add_object(
+    state: &mut ClusterState,
+    v: &Value,
+    loc: &Location,
+    item_lines: &[u32],
+) -> Result<(), ClusterError> {
     if v.is_null() {
         return Ok(());
     }
@@ -153,17 +359,22 @@ fn add_object(state: &mut ClusterState, v: &Value, loc: &Location) -> Result<(),
         "" => DEFAULT_NAMESPACE.to_owned(),
         ns => ns.to_owned(),
     };
-    match kind {
-        "List"
-        | "SubscriptionList"
-        | "ClusterServiceVersionList"
-        | "CatalogSourceList"
-        | "ClusterCatalogList"
-        | "ClusterExtensionList" => {
-            for item in v.get("items").and_then(Value::as_array).into_iter().flatten() {
-                add_object(state, item, loc)?;
-            }
+    if is_list(v) {
+        let items = v
+            .get("items")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten();
+        for (i, item) in items.enumerate() {
+            let item_loc = match item_lines.get(i) {
+                Some(&line) => loc.at(line, 0),
+                None => loc.clone(),
+            };
+            add_object(state, item, &item_loc, &[])?;
         }
+        return Ok(());
+    }
+    match kind {
         "Subscription" => state.subscriptions.push(Subscription {
             name,
             namespace,
@@ -175,15 +386,43 @@ fn add_object(state: &mut ClusterState, v: &Value, loc: &Location) -> Result<(),
             installed_csv: s(v, "/status/installedCSV").to_owned(),
             location: loc.clone(),
         }),
-        "ClusterServiceVersion" => state.csvs.push(csv(v, name, namespace, loc)?),
+        "ClusterServiceVersion" => match copied_from(v) {
+            Some(copied_from) => state.copied.push(CopiedCsv {
+                name,
+                namespace,
+                copied_from,
+                location: loc.clone(),
+            }),
+            None => state.csvs.push(csv(v, name, namespace, loc)?),
+        },
         "CatalogSource" => {
-            let priority = v.pointer("/spec/priority").and_then(Value::as_i64).unwrap_or(0);
+            let priority = v
+                .pointer("/spec/priority")
+                .and_then(Value::as_i64)
+                .unwrap_or(0);
             state.catalog_sources.push(CatalogSource {
                 name,
                 namespace,
                 priority,
             });
         }
+        "OperatorGroup" => state.operator_groups.push(OperatorGroup {
+            name,
+            namespace,
+            target_namespaces: v
+                .pointer("/spec/targetNamespaces")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|x| x.as_str().map(str::to_owned))
+                .collect(),
+            exclude_global_catalogs: v
+                .pointer("/metadata/annotations")
+                .and_then(|a| a.get(EXCLUDE_GLOBAL_ANNOTATION))
+                .and_then(Value::as_str)
+                == Some("true"),
+            location: loc.clone(),
+        }),
         "ClusterCatalog" => state
             .cluster_catalogs
             .push(crate::v1::cluster::cluster_catalog(v, loc)?),
@@ -196,9 +435,7 @@ fn add_object(state: &mut ClusterState, v: &Value, loc: &Location) -> Result<(),
                 message: "object has no kind".into(),
             })
         }
-        other => state
-            .notes
-            .push(format!("{loc}: ignored {other} {name:?} (olmsat reads Subscriptions, ClusterServiceVersions, CatalogSources, ClusterCatalogs and ClusterExtensions)")),
+        other => *state.ignored.entry(other.to_owned()).or_default() += 1,
     }
     Ok(())
 }
@@ -359,7 +596,8 @@ metadata: {name: x}
         );
         assert_eq!(csv.properties[1].type_, "olm.gvk.required");
         assert_eq!(st.catalog_sources[0].priority, 10);
-        assert_eq!(st.notes.len(), 1);
+        assert_eq!(st.ignored.get("ConfigMap"), Some(&1));
+        assert_eq!(st.notes().len(), 1);
     }
 
     #[test]
@@ -378,5 +616,102 @@ metadata: {name: x}
         assert!(e.to_string().starts_with("c.yaml:"), "{e}");
         let e = parse("c.yaml", "- 1\n").unwrap_err();
         assert!(e.message.contains("Kubernetes object"));
+    }
+
+    #[test]
+    fn copies_are_set_apart() {
+        let text = "\
+kind: ClusterServiceVersion
+metadata: {name: gpu.v1, namespace: default, labels: {olm.copiedFrom: nvidia}}
+spec: {version: not-semver}
+---
+kind: ClusterServiceVersion
+metadata: {name: gpu.v1, namespace: other}
+status: {reason: Copied}
+---
+kind: ClusterServiceVersion
+metadata: {name: gpu.v1, namespace: nvidia}
+spec: {version: 1.0.0}
+status: {reason: InstallSucceeded}
+";
+        let st = parse("c.yaml", text).unwrap();
+        assert_eq!(st.csvs.len(), 1);
+        assert_eq!(st.csvs[0].namespace, "nvidia");
+        assert_eq!(st.copied.len(), 2);
+        assert_eq!(st.copied[0].copied_from, "nvidia");
+        assert_eq!(st.copied[1].copied_from, "");
+        assert!(st.notes()[0]
+            .starts_with("skipped 2 copied ClusterServiceVersion(s) in 2 namespace(s)"));
+    }
+
+    #[test]
+    fn list_items_are_located_and_any_list_kind_is_read() {
+        let text = "\
+apiVersion: v1
+kind: List
+items: []
+---
+apiVersion: v1
+items:
+- apiVersion: operators.coreos.com/v1
+  kind: OperatorGroup
+  metadata: {name: og, namespace: ops}
+  spec: {targetNamespaces: [ops]}
+
+- kind: Subscription
+  metadata:
+    name: a
+    namespace: ops
+  spec: {name: a, source: c}
+kind: OperatorGroupList
+---
+{\"kind\": \"List\", \"items\": [
+  {\"kind\": \"OLMConfig\", \"metadata\": {\"name\": \"cluster\"}},
+  {\"kind\": \"Subscription\",
+   \"metadata\": {\"name\": \"b\", \"namespace\": \"ops\"}}]}
+";
+        let st = parse("c.yaml", text).unwrap();
+        assert_eq!(st.operator_groups.len(), 1);
+        assert_eq!(st.operator_groups[0].location.to_string(), "c.yaml:7");
+        assert_eq!(st.operator_groups[0].target_namespaces, ["ops"]);
+        assert_eq!(st.subscriptions[0].location.to_string(), "c.yaml:12");
+        assert_eq!(st.subscriptions[1].location.to_string(), "c.yaml:21");
+        assert_eq!(st.ignored.get("OLMConfig"), Some(&1));
+    }
+
+    #[test]
+    fn a_duplicate_key_names_the_key() {
+        let e = parse(
+            "c.yaml",
+            "kind: Subscription\nmetadata:\n  name: a\n  name: b\n",
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "c.yaml:4:3: invalid YAML: duplicate key \"name\" (a mapping holds each key once; remove or rename one of them)"
+        );
+        let e = parse("c.yaml", "kind: a\n---\nkind: [\n").unwrap_err();
+        assert!(e.to_string().starts_with("c.yaml:"), "{e}");
+        assert!(!e.to_string().contains('\n'), "{e}");
+        assert!(!e.to_string().contains("Options"), "{e}");
+    }
+
+    #[test]
+    fn an_object_read_twice_is_kept_once() {
+        let sub = "kind: Subscription\nmetadata: {name: a, namespace: ops}\nspec: {name: a, channel: one}\n";
+        let other = sub.replace("channel: one", "channel: two");
+        let st = parse(
+            "c.yaml",
+            &format!("{sub}---\n{other}---\n{}", sub.replace("ops", "dev")),
+        )
+        .unwrap();
+        assert_eq!(st.subscriptions.len(), 2);
+        assert_eq!(st.subscriptions[0].channel, "one");
+        assert_eq!(st.duplicates, 1);
+        assert!(
+            st.notes()[0].starts_with("read 1 object(s) more than once"),
+            "{:?}",
+            st.notes()
+        );
     }
 }

@@ -6,8 +6,10 @@
 //!
 //! Everything a program needs is named at the crate root:
 //!
-//! - **Cluster state**: [`ClusterState::read`] (a YAML file) or
-//!   [`ClusterState::from_yaml`].
+//! - **Cluster state**: [`ClusterState::read_all`] (YAML files, directory
+//!   trees, standard input) or [`ClusterState::from_yaml`]; copied CSVs are
+//!   set apart as OLM does, and [`dangling::check`] finds references that lead
+//!   nowhere.
 //! - **Catalogs**: a [`CatalogInput`] names a built catalog model
 //!   ([`olmsat_graph::Catalog::open`], [`olmsat_graph::Catalog::into_model`]).
 //! - **Resolve**: [`resolve`] one namespace of an [`Input`] (see [`namespaces`])
@@ -46,6 +48,7 @@
 mod cluster_file;
 
 pub mod cluster;
+pub mod dangling;
 pub mod entry;
 pub mod predicate;
 pub mod problem;
@@ -55,13 +58,16 @@ pub mod simulate;
 pub mod solve;
 pub mod v1;
 
-pub use cluster::{CatalogSource, ClusterError, ClusterState, InstalledCsv, Subscription};
-pub use cluster_file::ClusterFileError;
-pub use resolve::{
-    namespaces, resolve, CandidateNode, CatalogInput, Input, Operator, Options, Outcome,
-    PassedOver, Reason, RequirementNode, Resolution, ResolveError, SubscriptionNode,
+pub use cluster::{
+    CatalogSource, ClusterError, ClusterState, CopiedCsv, InstalledCsv, OperatorGroup, Subscription,
 };
-pub use simulate::{simulate, End, Installed, Step as SimulationStep, Timeline};
+pub use cluster_file::{ClusterFileError, STDIN_NAME};
+pub use dangling::Dangling;
+pub use resolve::{
+    join_messages, namespaces, resolve, CandidateNode, CatalogInput, Input, Operator, Options,
+    Outcome, PassedOver, Reason, RequirementNode, Resolution, ResolveError, SubscriptionNode,
+};
+pub use simulate::{simulate, End, Installed, NamespaceEnd, Step as SimulationStep, Timeline};
 
 /// Saturating conversion of an index to `u32`.
 pub(crate) fn index_u32(i: usize) -> u32 {

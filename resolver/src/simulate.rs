@@ -1,24 +1,26 @@
 //! OLM's behaviour over time: resolve, apply the result to the cluster (install new
 //! CSVs, replace upgraded ones, point subscriptions at them, create the
 //! subscriptions OLM generates for dependencies), and resolve again, one upgrade
-//! edge per resolution, until nothing changes.
+//! edge per resolution, until nothing changes; each namespace on its own.
 
 use olmsat_graph::location::Location;
 use serde::Serialize;
 
 use crate::cluster::{InstalledCsv, Subscription};
-use crate::resolve::{self, Input, Operator, Options, Outcome, ResolveError};
+use crate::resolve::{self, Input, Operator, Options, Outcome};
 
-/// How a simulation ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// How a simulation ended (per namespace, and overall: the worst of them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum End {
     /// A resolution changed nothing.
     Converged,
-    /// A resolution was unsatisfiable.
-    Unsatisfiable,
     /// The step limit was reached (OLM would keep going).
     Limit,
+    /// A resolution was unsatisfiable.
+    Unsatisfiable,
+    /// Resolution could not run (OLM's "ErrorPreventedResolution").
+    Error,
 }
 
 /// One resolution and what it changed.
@@ -43,54 +45,87 @@ pub struct Installed {
     pub version: String,
 }
 
+/// How the simulation of one namespace ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NamespaceEnd {
+    /// The namespace.
+    pub namespace: String,
+    /// How it ended.
+    pub status: End,
+    /// OLM's message when a resolution was unsatisfiable, or the error.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
 /// The timeline of a simulation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Timeline {
-    /// How it ended.
+    /// How it ended: the worst of the namespaces' ends.
     pub status: End,
     /// The steps that changed something.
     pub steps: Vec<Step>,
-    /// OLM's message when a resolution was unsatisfiable.
+    /// The messages of the namespaces that did not converge (see
+    /// [`resolve::join_messages`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
-    /// Installed CSVs at the end, sorted.
+    /// How each namespace ended, sorted by namespace.
+    pub namespaces: Vec<NamespaceEnd>,
+    /// Installed CSVs at the end, sorted (copies are not installed operators).
     pub installed: Vec<Installed>,
 }
 
-/// Simulate at most `max_steps` resolutions per namespace.
-pub fn simulate(
-    mut input: Input,
-    options: Options,
-    max_steps: usize,
-) -> Result<Timeline, ResolveError> {
+/// Simulate at most `max_steps` resolutions per namespace. Each namespace is
+/// resolved on its own, as OLM does: one that is unsatisfiable or cannot be
+/// resolved stops there, and the others go on.
+pub fn simulate(mut input: Input, options: Options, max_steps: usize) -> Timeline {
     let mut steps = Vec::new();
-    let mut status = End::Converged;
-    let mut message = None;
-    'namespaces: for ns in resolve::namespaces(&input.cluster) {
+    let mut ends = Vec::new();
+    for ns in resolve::namespaces(&input.cluster) {
+        let mut end = NamespaceEnd {
+            namespace: ns.clone(),
+            status: End::Limit,
+            message: None,
+        };
         for _ in 0..max_steps {
-            let r = resolve::resolve(&input, &ns, options)?;
-            match r.outcome {
-                Outcome::Unsatisfiable { .. } => {
-                    status = End::Unsatisfiable;
-                    message = r.outcome.message();
-                    break 'namespaces;
+            match resolve::resolve(&input, &ns, options) {
+                Err(e) => {
+                    end.status = End::Error;
+                    end.message = Some(e.to_string());
+                    break;
                 }
-                Outcome::Resolved { operators, .. } => {
-                    if operators.is_empty() {
-                        continue 'namespaces;
+                Ok(r) => match r.outcome {
+                    Outcome::Unsatisfiable { .. } => {
+                        end.status = End::Unsatisfiable;
+                        end.message = r.outcome.message();
+                        break;
                     }
-                    apply(&mut input, &ns, &operators);
-                    steps.push(Step {
-                        step: steps.len() + 1,
-                        namespace: ns.clone(),
-                        operators,
-                    });
-                }
+                    Outcome::Resolved { operators, .. } => {
+                        if operators.is_empty() {
+                            end.status = End::Converged;
+                            break;
+                        }
+                        apply(&mut input, &ns, &operators);
+                        steps.push(Step {
+                            step: steps.len() + 1,
+                            namespace: ns.clone(),
+                            operators,
+                        });
+                    }
+                },
             }
         }
-        status = End::Limit;
-        break;
+        ends.push(end);
     }
+    let status = ends
+        .iter()
+        .map(|e| e.status)
+        .max()
+        .unwrap_or(End::Converged);
+    let failures: Vec<(&str, &str)> = ends
+        .iter()
+        .filter_map(|e| Some((e.namespace.as_str(), e.message.as_deref()?)))
+        .collect();
+    let message = (!failures.is_empty()).then(|| resolve::join_messages(&failures));
     let mut installed: Vec<Installed> = input
         .cluster
         .csvs
@@ -106,12 +141,13 @@ pub fn simulate(
         })
         .collect();
     installed.sort();
-    Ok(Timeline {
+    Timeline {
         status,
         steps,
         message,
+        namespaces: ends,
         installed,
-    })
+    }
 }
 
 /// Apply one resolution to the cluster state, as OLM's catalog operator does.
@@ -120,6 +156,26 @@ fn apply(input: &mut Input, ns: &str, operators: &[Operator]) {
         let Some(csv) = installed_csv(input, ns, op) else {
             continue;
         };
+        // The Subscription this change answers: the one whose installed CSV it
+        // replaces, or for a fresh install one with no current operator (none
+        // named, or one named that the namespace does not hold, as in an
+        // incomplete dump).
+        let cluster = &input.cluster;
+        let has_current = |s: &Subscription| {
+            cluster
+                .csvs
+                .iter()
+                .any(|c| c.namespace == ns && c.name == s.installed_csv)
+        };
+        let existing = cluster.subscriptions.iter().position(|s| {
+            s.namespace == ns
+                && s.package == op.package
+                && if op.replaces.is_empty() {
+                    !has_current(s)
+                } else {
+                    s.installed_csv == op.replaces
+                }
+        });
         if !op.replaces.is_empty() {
             input
                 .cluster
@@ -127,12 +183,7 @@ fn apply(input: &mut Input, ns: &str, operators: &[Operator]) {
                 .retain(|c| !(c.namespace == ns && c.name == op.replaces));
         }
         input.cluster.csvs.push(csv);
-        let existing = input.cluster.subscriptions.iter_mut().find(|s| {
-            s.namespace == ns
-                && s.package == op.package
-                && (s.installed_csv == op.replaces
-                    || (op.replaces.is_empty() && s.installed_csv.is_empty()))
-        });
+        let existing = existing.and_then(|i| input.cluster.subscriptions.get_mut(i));
         match existing {
             Some(s) => s.installed_csv = op.name.clone(),
             None => {

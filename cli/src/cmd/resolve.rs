@@ -5,8 +5,9 @@ use std::time::Duration;
 
 use olmsat_graph::{CatalogFiles, Location};
 use olmsat_resolver::{
-    namespaces, resolve, CatalogInput, ClusterFileError, ClusterState, End, Input, Operator,
-    Options, Outcome, Reason, Subscription, SubscriptionNode,
+    dangling, join_messages, namespaces, resolve, CatalogInput, ClusterFileError, ClusterState,
+    Dangling, End, Input, Operator, Options, Outcome, Reason, Resolution, Subscription,
+    SubscriptionNode,
 };
 use serde::Serialize;
 
@@ -78,14 +79,44 @@ fn load_catalogs(args: &ResolveInputs) -> Result<Vec<CatalogInput>, InputError> 
     Ok(out)
 }
 
-fn load_cluster(path: Option<&std::path::Path>) -> Result<ClusterState, InputError> {
-    let Some(path) = path else {
-        return Ok(ClusterState::default());
-    };
-    ClusterState::read(path).map_err(|e| match e {
-        ClusterFileError::Open { .. } => InputError::Usage(e.to_string()),
+fn load_cluster(paths: &[PathBuf]) -> Result<ClusterState, InputError> {
+    ClusterState::read_all(paths).map_err(|e| match e {
+        ClusterFileError::Open { .. } | ClusterFileError::EmptyDirectory { .. } => {
+            InputError::Usage(e.to_string())
+        }
         _ => InputError::Invalid(e.to_string()),
     })
+}
+
+/// The namespace `--subscribe` adds to, and why that one: `--namespace`, else
+/// the namespace of the cluster state's only OperatorGroup, else `default`.
+fn subscribe_namespace(args: &ResolveInputs, cluster: &ClusterState) -> (String, String) {
+    if let Some(ns) = &args.namespace {
+        return (ns.clone(), "given with --namespace".to_owned());
+    }
+    let mut groups: Vec<&olmsat_resolver::OperatorGroup> = cluster.operator_groups.iter().collect();
+    groups.sort_by(|a, b| (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)));
+    groups.dedup_by(|a, b| a.namespace == b.namespace);
+    match groups.as_slice() {
+        [only] => (
+            only.namespace.clone(),
+            format!(
+                "the namespace of OperatorGroup {:?}, the only one in the cluster state",
+                only.name
+            ),
+        ),
+        [] => (
+            "default".to_owned(),
+            "the cluster state has no OperatorGroup; choose another with --namespace".to_owned(),
+        ),
+        several => (
+            "default".to_owned(),
+            format!(
+                "OperatorGroups are in {} namespaces; choose one with --namespace",
+                several.len()
+            ),
+        ),
+    }
 }
 
 /// `PKG[/CHANNEL][@CATALOG]` as a Subscription in `namespace`.
@@ -134,7 +165,6 @@ fn subscription(
 
 #[derive(Serialize)]
 struct Explanation<'a> {
-    namespace: &'a str,
     #[serde(skip_serializing_if = "<[Reason]>::is_empty")]
     reasons: &'a [Reason],
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -147,28 +177,63 @@ struct Explanation<'a> {
     solve_calls: usize,
 }
 
+impl<'a> Explanation<'a> {
+    fn of(r: &'a Resolution) -> Explanation<'a> {
+        let (reasons, constraints, tree): (&[Reason], Vec<String>, &[SubscriptionNode]) =
+            match &r.outcome {
+                Outcome::Resolved { reasons, .. } => (reasons, Vec::new(), &[]),
+                Outcome::Unsatisfiable { constraints, tree } => (&[], constraints.clone(), tree),
+            };
+        Explanation {
+            reasons,
+            constraints,
+            tree,
+            variables: r.variables,
+            clauses: r.stats.clauses,
+            solve_calls: r.stats.solve_calls,
+        }
+    }
+}
+
+/// The cluster state with `--subscribe`'s subscriptions, the catalogs, and
+/// what reading them set aside or found dangling.
+struct Prepared {
+    input: Input,
+    /// What was set aside while reading, one sentence each.
+    notes: Vec<String>,
+    /// References that lead nowhere.
+    dangling: Vec<Dangling>,
+}
+
 /// Build the input from the arguments.
-fn input(args: &ResolveInputs) -> Result<Input, InputError> {
+fn input(args: &ResolveInputs) -> Result<Prepared, InputError> {
     let catalogs = load_catalogs(args)?;
-    let mut cluster = load_cluster(args.cluster.as_deref())?;
-    for note in &cluster.notes {
+    let mut cluster = load_cluster(&args.cluster)?;
+    let mut notes = cluster.notes();
+    if !args.subscribe.is_empty() {
+        let (namespace, why) = subscribe_namespace(args, &cluster);
+        notes.push(format!("--subscribe adds to namespace {namespace} ({why})"));
+        for s in &args.subscribe {
+            let sub = subscription(s, &namespace, &catalogs)?;
+            cluster
+                .subscriptions
+                .retain(|x| !(x.name == sub.name && x.namespace == sub.namespace));
+            cluster.subscriptions.push(sub);
+        }
+    }
+    for note in &notes {
         eprintln!("note: {note}");
     }
-    let namespace = namespaces(&cluster)
-        .into_iter()
-        .next()
-        .unwrap_or_else(|| "default".to_owned());
-    for s in &args.subscribe {
-        let sub = subscription(s, &namespace, &catalogs)?;
-        cluster
-            .subscriptions
-            .retain(|x| !(x.name == sub.name && x.namespace == sub.namespace));
-        cluster.subscriptions.push(sub);
-    }
-    Ok(Input {
-        catalogs,
-        cluster,
-        global_namespace: args.global_namespace.clone(),
+    let names: Vec<&str> = catalogs.iter().map(|c| c.name.as_str()).collect();
+    let dangling = dangling::check(&cluster, &names, &args.global_namespace);
+    Ok(Prepared {
+        input: Input {
+            catalogs,
+            cluster,
+            global_namespace: args.global_namespace.clone(),
+        },
+        notes,
+        dangling,
     })
 }
 
@@ -216,13 +281,111 @@ pub fn run(args: &ResolveArgs) -> super::Outcome {
     run_resolve(args).map(Into::into)
 }
 
+/// How a namespace's resolution ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Status {
+    Resolved,
+    Unsatisfiable,
+    Error,
+}
+
+impl Status {
+    fn exit(self) -> Exit {
+        match self {
+            Status::Resolved => Exit::Ok,
+            Status::Unsatisfiable => Exit::Invalid,
+            Status::Error => Exit::Usage,
+        }
+    }
+}
+
+/// One namespace's answer.
+struct NamespaceAnswer {
+    namespace: String,
+    result: Result<Resolution, String>,
+}
+
+impl NamespaceAnswer {
+    fn status(&self) -> Status {
+        match &self.result {
+            Ok(r) => match r.outcome {
+                Outcome::Resolved { .. } => Status::Resolved,
+                Outcome::Unsatisfiable { .. } => Status::Unsatisfiable,
+            },
+            Err(_) => Status::Error,
+        }
+    }
+
+    fn message(&self) -> Option<String> {
+        match &self.result {
+            Ok(r) => r.outcome.message(),
+            Err(e) => Some(e.clone()),
+        }
+    }
+
+    fn operators(&self) -> &[Operator] {
+        match &self.result {
+            Ok(Resolution {
+                outcome: Outcome::Resolved { operators, .. },
+                ..
+            }) => operators,
+            _ => &[],
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct NamespaceJson<'a> {
+    namespace: &'a str,
+    status: Status,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<String>,
+    operators: &'a [Operator],
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    warnings: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    explanation: Option<Explanation<'a>>,
+}
+
+/// A planned change, with the namespace it is planned in.
+#[derive(Serialize)]
+struct Planned<'a> {
+    namespace: &'a str,
+    #[serde(flatten)]
+    operator: &'a Operator,
+}
+
+#[derive(Serialize)]
+struct Answer<'a> {
+    status: Status,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<String>,
+    operators: Vec<Planned<'a>>,
+    namespaces: Vec<NamespaceJson<'a>>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    notes: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    extensions: Option<&'a [v1::ExtensionReport]>,
+}
+
+/// The warnings about references of namespace `ns`.
+fn warnings_of(dangling: &[Dangling], ns: &str) -> Vec<String> {
+    dangling
+        .iter()
+        .filter(|d| d.namespace() == ns)
+        .map(ToString::to_string)
+        .collect()
+}
+
 fn run_resolve(args: &ResolveArgs) -> Result<Exit, Box<dyn std::error::Error>> {
-    let input = match input(&args.inputs) {
+    let prepared = match input(&args.inputs) {
         Ok(i) => i,
         Err(InputError::Usage(m)) => return Err(m.into()),
         Err(InputError::Invalid(m)) => return report_error(&args.inputs, &m),
     };
-    let extensions = match v1_input(&args.inputs, &input) {
+    let input = &prepared.input;
+    let extensions = match v1_input(&args.inputs, input) {
         Ok(None) => None,
         Ok(Some((catalogs, exts, gates))) => {
             Some(v1::answer(&catalogs, &exts, gates, args.explain))
@@ -233,77 +396,107 @@ fn run_resolve(args: &ResolveArgs) -> Result<Exit, Box<dyn std::error::Error>> {
     let options = Options {
         timeout: args.timeout.map(Duration::from_secs_f64),
     };
-    let mut resolutions = Vec::new();
-    for ns in namespaces(&input.cluster) {
-        match timed("resolve", || resolve(&input, &ns, options)) {
-            Ok(r) => resolutions.push(r),
-            Err(e) => return report_error(&args.inputs, &e.to_string()),
-        }
-    }
-    let mut operators = Vec::new();
-    let mut unsat = Vec::new();
-    for r in &resolutions {
-        match &r.outcome {
-            Outcome::Resolved { operators: ops, .. } => operators.extend(ops.iter().cloned()),
-            Outcome::Unsatisfiable { .. } => unsat.push(r),
-        }
-    }
-    operators.sort();
-    let explanation: Vec<Explanation<'_>> = resolutions
-        .iter()
-        .map(|r| Explanation {
-            namespace: &r.namespace,
-            reasons: match &r.outcome {
-                Outcome::Resolved { reasons, .. } => reasons,
-                Outcome::Unsatisfiable { .. } => &[],
-            },
-            constraints: match &r.outcome {
-                Outcome::Unsatisfiable { constraints, .. } => constraints.clone(),
-                Outcome::Resolved { .. } => Vec::new(),
-            },
-            tree: match &r.outcome {
-                Outcome::Unsatisfiable { tree, .. } => tree,
-                Outcome::Resolved { .. } => &[],
-            },
-            variables: r.variables,
-            clauses: r.stats.clauses,
-            solve_calls: r.stats.solve_calls,
+    // Each namespace on its own, as OLM does: a failure in one does not stop
+    // the others.
+    let answers: Vec<NamespaceAnswer> = namespaces(&input.cluster)
+        .into_iter()
+        .map(|ns| {
+            let result =
+                timed("resolve", || resolve(input, &ns, options)).map_err(|e| e.to_string());
+            NamespaceAnswer {
+                namespace: ns,
+                result,
+            }
         })
         .collect();
-    let message = unsat
+    let status = answers
         .iter()
-        .filter_map(|r| r.outcome.message())
-        .collect::<Vec<_>>()
-        .join("; ");
+        .map(NamespaceAnswer::status)
+        .max()
+        .unwrap_or(Status::Resolved);
+    let failures: Vec<(String, String)> = answers
+        .iter()
+        .filter_map(|a| Some((a.namespace.clone(), a.message()?)))
+        .collect();
+    let failure_refs: Vec<(&str, &str)> = failures
+        .iter()
+        .map(|(n, m)| (n.as_str(), m.as_str()))
+        .collect();
+    let message = (!failures.is_empty()).then(|| join_messages(&failure_refs));
     match args.inputs.output {
         ReportFormat::Json => {
-            if unsat.is_empty() {
-                print_json(&Resolved {
-                    status: "resolved",
-                    operators: &operators,
-                    extensions: extensions.as_deref(),
-                    explanation: &explanation,
-                })?;
-            } else {
-                print_json(&Unsatisfiable {
-                    status: "unsatisfiable",
-                    message: &message,
-                    extensions: extensions.as_deref(),
-                    explanation: &explanation,
-                })?;
-            }
+            let mut operators: Vec<Planned<'_>> = answers
+                .iter()
+                .flat_map(|a| {
+                    a.operators().iter().map(|operator| Planned {
+                        namespace: &a.namespace,
+                        operator,
+                    })
+                })
+                .collect();
+            operators.sort_by(|a, b| (a.namespace, a.operator).cmp(&(b.namespace, b.operator)));
+            let namespaces = answers
+                .iter()
+                .map(|a| NamespaceJson {
+                    namespace: &a.namespace,
+                    status: a.status(),
+                    message: a.message(),
+                    operators: a.operators(),
+                    warnings: warnings_of(&prepared.dangling, &a.namespace),
+                    explanation: a.result.as_ref().ok().map(Explanation::of),
+                })
+                .collect();
+            print_json(&Answer {
+                status,
+                message,
+                operators,
+                namespaces,
+                notes: &prepared.notes,
+                extensions: extensions.as_deref(),
+            })?;
         }
         ReportFormat::Text => {
-            if unsat.is_empty() {
+            if answers.is_empty() {
+                println!("resolved: nothing to install or upgrade (no Subscriptions or ClusterServiceVersions)");
+            }
+            for (i, a) in answers.iter().enumerate() {
+                if i > 0 {
+                    println!();
+                }
+                print_namespace(
+                    a,
+                    &warnings_of(&prepared.dangling, &a.namespace),
+                    args.explain,
+                );
+            }
+            if let Some(reports) = &extensions {
+                v1::print_text(reports, args.explain);
+            }
+        }
+    }
+    let v0 = status.exit();
+    Ok(match &extensions {
+        Some(reports) => highest(v0, v1::exit_of(reports)),
+        None => v0,
+    })
+}
+
+/// One namespace's section of the text answer.
+fn print_namespace(a: &NamespaceAnswer, warnings: &[String], explain: bool) {
+    let ns = &a.namespace;
+    match &a.result {
+        Err(e) => println!("namespace {ns}: error: {e}"),
+        Ok(r) => match &r.outcome {
+            Outcome::Resolved { operators, reasons } => {
                 if operators.is_empty() {
-                    println!("resolved: nothing to install or upgrade");
+                    println!("namespace {ns}: resolved, nothing to install or upgrade");
                 } else {
                     println!(
-                        "resolved: {} operator(s) to install or upgrade",
+                        "namespace {ns}: resolved, {} operator(s) to install or upgrade",
                         operators.len()
                     );
                 }
-                for o in &operators {
+                for o in operators {
                     let action = if o.replaces.is_empty() {
                         "install".to_owned()
                     } else {
@@ -314,51 +507,40 @@ fn run_resolve(args: &ResolveArgs) -> Result<Exit, Box<dyn std::error::Error>> {
                         o.name, action, o.package, o.channel, o.catalog, o.version
                     );
                 }
-                if args.explain {
-                    for e in &explanation {
-                        for r in e.reasons {
-                            println!("\n{}", r.id);
-                            for why in &r.required_by {
-                                println!("  because {why}");
-                            }
-                            for p in &r.passed_over {
-                                println!(
-                                    "  preferred {} was passed over: {}",
-                                    p.id,
-                                    p.because.join("; ")
-                                );
-                            }
+                if explain {
+                    for r in reasons {
+                        println!("\n{}", r.id);
+                        for why in &r.required_by {
+                            println!("  because {why}");
                         }
-                    }
-                }
-            } else {
-                println!("{message}");
-                if args.explain {
-                    for r in &unsat {
-                        println!("\nnamespace {}: these constraints cannot all hold (each one is needed):", r.namespace);
-                        if let Outcome::Unsatisfiable { constraints, tree } = &r.outcome {
-                            for c in constraints {
-                                println!("  - {c}");
-                            }
-                            print_tree(tree);
+                        for p in &r.passed_over {
+                            println!(
+                                "  preferred {} was passed over: {}",
+                                p.id,
+                                p.because.join("; ")
+                            );
                         }
                     }
                 }
             }
-            if let Some(reports) = &extensions {
-                v1::print_text(reports, args.explain);
+            Outcome::Unsatisfiable { constraints, tree } => {
+                println!(
+                    "namespace {ns}: {}",
+                    r.outcome.message().unwrap_or_default()
+                );
+                if explain {
+                    println!("\nthese constraints cannot all hold (each one is needed):");
+                    for c in constraints {
+                        println!("  - {c}");
+                    }
+                    print_tree(tree);
+                }
             }
-        }
+        },
     }
-    let v0 = if unsat.is_empty() {
-        Exit::Ok
-    } else {
-        Exit::Invalid
-    };
-    Ok(match &extensions {
-        Some(reports) => highest(v0, v1::exit_of(reports)),
-        None => v0,
-    })
+    for w in warnings {
+        println!("  warning: {w}");
+    }
 }
 
 /// The unsatisfiable core as a tree a person can follow.
@@ -395,24 +577,6 @@ fn print_tree(tree: &[SubscriptionNode]) {
 }
 
 #[derive(Serialize)]
-struct Resolved<'a> {
-    status: &'static str,
-    operators: &'a [Operator],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    extensions: Option<&'a [v1::ExtensionReport]>,
-    explanation: &'a [Explanation<'a>],
-}
-
-#[derive(Serialize)]
-struct Unsatisfiable<'a> {
-    status: &'static str,
-    message: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    extensions: Option<&'a [v1::ExtensionReport]>,
-    explanation: &'a [Explanation<'a>],
-}
-
-#[derive(Serialize)]
 struct ErrorReport<'a> {
     status: &'static str,
     message: &'a str,
@@ -426,7 +590,11 @@ pub fn simulate(args: &SimulateArgs) -> super::Outcome {
 fn run_simulate(args: &SimulateArgs) -> Result<Exit, Box<dyn std::error::Error>> {
     let max_steps = args.max_steps;
     let inputs = &args.inputs;
-    let input = match input(inputs) {
+    let Prepared {
+        input,
+        notes,
+        dangling,
+    } = match input(inputs) {
         Ok(i) => i,
         Err(InputError::Usage(m)) => return Err(m.into()),
         Err(InputError::Invalid(m)) => return report_error(inputs, &m),
@@ -442,21 +610,25 @@ fn run_simulate(args: &SimulateArgs) -> Result<Exit, Box<dyn std::error::Error>>
         Err(InputError::Usage(m)) => return Err(m.into()),
         Err(InputError::Invalid(m)) => return report_error(inputs, &m),
     };
-    let timeline = match olmsat_resolver::simulate(input, options, max_steps) {
-        Ok(t) => t,
-        Err(e) => return report_error(inputs, &e.to_string()),
-    };
-    /// The v0 timeline with the v1 timelines beside it.
+    let timeline = olmsat_resolver::simulate(input, options, max_steps);
+    let warnings: Vec<String> = dangling.iter().map(ToString::to_string).collect();
+    /// The v0 timeline with what reading set aside and the v1 timelines beside it.
     #[derive(Serialize)]
     struct WithExtensions<'a, T: Serialize> {
         #[serde(flatten)]
         v0: &'a T,
+        #[serde(skip_serializing_if = "<[String]>::is_empty")]
+        warnings: &'a [String],
+        #[serde(skip_serializing_if = "<[String]>::is_empty")]
+        notes: &'a [String],
         #[serde(skip_serializing_if = "Option::is_none")]
         extensions: Option<&'a [v1::TimelineReport]>,
     }
     match inputs.output {
         ReportFormat::Json => print_json(&WithExtensions {
             v0: &timeline,
+            warnings: &warnings,
+            notes: &notes,
             extensions: v1_timelines.as_deref(),
         })?,
         ReportFormat::Text => {
@@ -473,16 +645,26 @@ fn run_simulate(args: &SimulateArgs) -> Result<Exit, Box<dyn std::error::Error>>
                     }
                 }
             }
-            match timeline.status {
-                End::Converged => println!("converged after {} step(s)", timeline.steps.len()),
-                End::Limit => println!("stopped after {max_steps} step(s) without converging"),
-                End::Unsatisfiable => println!(
-                    "stopped: {}",
-                    timeline
-                        .message
-                        .as_deref()
-                        .unwrap_or("constraints not satisfiable")
-                ),
+            if timeline.namespaces.is_empty() {
+                println!("converged: nothing to install or upgrade (no Subscriptions or ClusterServiceVersions)");
+            }
+            for end in &timeline.namespaces {
+                let ns = &end.namespace;
+                let message = end.message.as_deref().unwrap_or_default();
+                match end.status {
+                    End::Converged => println!(
+                        "namespace {ns}: converged after {} step(s)",
+                        timeline.steps.iter().filter(|s| &s.namespace == ns).count()
+                    ),
+                    End::Limit => println!(
+                        "namespace {ns}: stopped after {max_steps} step(s) without converging"
+                    ),
+                    End::Unsatisfiable => println!("namespace {ns}: stopped: {message}"),
+                    End::Error => println!("namespace {ns}: error: {message}"),
+                }
+            }
+            for w in &warnings {
+                println!("warning: {w}");
             }
             println!("installed:");
             for i in &timeline.installed {
@@ -496,6 +678,7 @@ fn run_simulate(args: &SimulateArgs) -> Result<Exit, Box<dyn std::error::Error>>
     let v0 = match timeline.status {
         End::Converged => Exit::Ok,
         End::Unsatisfiable | End::Limit => Exit::Invalid,
+        End::Error => Exit::Usage,
     };
     Ok(match &v1_timelines {
         Some(t) => highest(v0, v1::timelines_exit(t)),

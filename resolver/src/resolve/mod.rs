@@ -199,6 +199,13 @@ pub enum ResolveError {
         /// The CSV name.
         csv: String,
     },
+    /// A namespace with Subscriptions needs exactly one OperatorGroup (checked
+    /// when the cluster state holds OperatorGroups at all).
+    #[error("expected 1 OperatorGroup in the namespace, found {found}")]
+    OperatorGroups {
+        /// How many the namespace has.
+        found: usize,
+    },
     /// The time limit passed.
     #[error("gave up: resolution did not finish within the time limit")]
     TimedOut,
@@ -207,7 +214,9 @@ pub enum ResolveError {
     Solver(String),
 }
 
-/// The namespaces that have subscriptions or installed CSVs, sorted.
+/// The namespaces that have subscriptions or installed CSVs (copies are not
+/// installed CSVs), sorted. OLM resolves each on its own, seeing its own
+/// catalogs and those of the global catalog namespace.
 pub fn namespaces(cluster: &ClusterState) -> Vec<String> {
     let mut ns: BTreeSet<String> = cluster
         .subscriptions
@@ -216,6 +225,20 @@ pub fn namespaces(cluster: &ClusterState) -> Vec<String> {
         .collect();
     ns.extend(cluster.csvs.iter().map(|c| c.namespace.clone()));
     ns.into_iter().collect()
+}
+
+/// The messages of several namespaces' failed resolutions as one text: the
+/// message alone when one namespace failed, else `namespace NS: MESSAGE` for
+/// each, joined by `; `.
+pub fn join_messages(failures: &[(&str, &str)]) -> String {
+    match failures {
+        [(_, message)] => (*message).to_owned(),
+        _ => failures
+            .iter()
+            .map(|(ns, m)| format!("namespace {ns}: {m}"))
+            .collect::<Vec<_>>()
+            .join("; "),
+    }
 }
 
 /// Resolve one namespace with the default SAT backend ([`Varisat`]).
@@ -234,6 +257,21 @@ pub fn resolve_with<B: SatBackend>(
     options: Options,
     backend: B,
 ) -> Result<Resolution, ResolveError> {
+    // OLM's step resolver refuses a namespace without exactly one
+    // OperatorGroup. A cluster state without any says nothing about them.
+    let groups = &input.cluster.operator_groups;
+    if !groups.is_empty()
+        && input
+            .cluster
+            .subscriptions
+            .iter()
+            .any(|s| s.namespace == namespace)
+    {
+        let found = groups.iter().filter(|g| g.namespace == namespace).count();
+        if found != 1 {
+            return Err(ResolveError::OperatorGroups { found });
+        }
+    }
     let mut world = World::new(input, namespace);
     let mut subs: Vec<&Subscription> = input
         .cluster

@@ -191,10 +191,17 @@ impl World {
             priority: 0,
             entries: ids,
         });
+        // An OperatorGroup may keep its namespace from seeing the global
+        // catalog namespace.
+        let sees_global = !input
+            .cluster
+            .operator_groups
+            .iter()
+            .any(|g| g.namespace == namespace && g.exclude_global_catalogs);
         for (ci, c) in w.catalogs.iter().enumerate() {
             if ci == existing
                 || c.key.namespace == namespace
-                || c.key.namespace == input.global_namespace
+                || (sees_global && c.key.namespace == input.global_namespace)
             {
                 w.visible.push(ci);
                 for &e in &c.entries {
