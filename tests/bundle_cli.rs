@@ -419,14 +419,58 @@ fn catalog_from_corpus_package_reports_absent_replaces() {
         "-o",
         "json",
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // Replaces-mode edges leave this package with several heads: the written
+    // catalog is validated, so the build says so (exit 1), and the catalog is
+    // written all the same.
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let r: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(r["passed"], false);
     assert_eq!(r["bundles"], 27);
     assert_eq!(
         r["absentReplaces"],
         serde_json::json!([{"package": "rabbitmq-cluster-operator", "bundle": "rabbitmq-cluster-operator.v2.19.1", "replaces": "rabbitmq-cluster-operator.v2.19.0"}])
     );
-    // Replaces-mode edges leave this package with several heads: a finding, reported by validate.
+    let heads = r["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["rule"] == "multiple-heads")
+        .count();
+    assert!(heads >= 1, "{r}");
+    assert!(r["errors"][0]["file"]
+        .as_str()
+        .unwrap()
+        .ends_with("rabbitmq-cluster-operator/catalog.json"));
+    // Text: the findings on standard error, the count in the summary.
+    let out_text = t.path().join("out-text");
+    let o = olmsat(&[
+        "catalog",
+        "from-bundles",
+        src.to_str().unwrap(),
+        "--output-dir",
+        out_text.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("error[multiple-heads]: "),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stdout(&o).contains(" 0 error(s)"), "{}", stdout(&o));
+    // --no-validate: written, not validated, exit 0.
+    let out_nv = t.path().join("out-nv");
+    let o = olmsat(&[
+        "catalog",
+        "from-bundles",
+        src.to_str().unwrap(),
+        "--output-dir",
+        out_nv.to_str().unwrap(),
+        "--no-validate",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains(" 0 error(s)"), "{}", stdout(&o));
+    assert!(stdout(&o).ends_with(" (not validated)\n"), "{}", stdout(&o));
+    // validate says the same of the written catalog.
     let o = olmsat(&["validate", "-o", "json", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();

@@ -51,7 +51,7 @@ fn from_bundles_refuses_a_directory_given_with_o() {
     let err = text(&o.stderr);
     assert!(
         err.contains(&format!(
-            "-o/--output is the report format (text or json); give the output directory with --output-dir {dir}"
+            "-o/--output is the report format (text, json or yaml); give the output directory with --output-dir {dir}"
         )),
         "{err}"
     );
@@ -172,5 +172,65 @@ fn the_man_page_describes_every_command() {
         "validate", "render", "path", "graph", "resolve", "simulate", "bundle",
     ] {
         assert!(page.contains(command), "{command} missing");
+    }
+}
+
+/// Every command with `-o json` also has `-o yaml`: the same document.
+#[test]
+fn every_json_output_has_a_yaml_twin() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let catalog = format!("{root}/corpus/catalogs/etcd-example");
+    let cluster = format!("{root}/corpus/clusters/etcd-upgrade.yaml");
+    let t = tempfile::tempdir().expect("temp dir");
+    let commands: Vec<Vec<String>> = vec![
+        vec!["list".into(), "packages".into(), catalog.clone()],
+        vec!["list".into(), "channels".into(), catalog.clone()],
+        vec!["list".into(), "bundles".into(), catalog.clone()],
+        vec!["graph".into(), catalog.clone()],
+        vec![
+            "path".into(),
+            catalog.clone(),
+            "--package".into(),
+            "etcd".into(),
+            "--from".into(),
+            "etcdoperator.v0.9.0".into(),
+        ],
+        vec![
+            "resolve".into(),
+            "--catalog".into(),
+            format!("community={catalog}"),
+            "-f".into(),
+            cluster.clone(),
+        ],
+        vec![
+            "simulate".into(),
+            "--catalog".into(),
+            format!("community={catalog}"),
+            "-f".into(),
+            cluster.clone(),
+        ],
+        vec!["compare-olm".into(), catalog.clone()],
+        vec!["validate".into(), catalog.clone()],
+    ];
+    for (i, args) in commands.iter().enumerate() {
+        let run = |format: &str, n: usize| {
+            let mut a: Vec<&str> = args.iter().map(String::as_str).collect();
+            a.extend(["-o", format]);
+            let dir;
+            if args[0] == "catalog" {
+                dir = t.path().join(format!("out-{i}-{n}"));
+                a.extend(["--output-dir", dir.to_str().unwrap()]);
+            }
+            olmsat(&a)
+        };
+        let json = run("json", 0);
+        let yaml = run("yaml", 1);
+        assert_eq!(json.status.code(), yaml.status.code(), "{args:?}");
+        assert!(!json.stdout.is_empty(), "{args:?}: {}", text(&json.stderr));
+        let from_json: serde_json::Value =
+            serde_json::from_slice(&json.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+        let from_yaml: serde_json::Value = serde_saphyr::from_str(&text(&yaml.stdout))
+            .unwrap_or_else(|e| panic!("{args:?}: {e}\n{}", text(&yaml.stdout)));
+        assert_eq!(from_json, from_yaml, "{args:?}");
     }
 }

@@ -203,9 +203,11 @@ fn bundles_to_catalog_to_resolution() {
     let out_s = out.display().to_string();
     args.extend(["--output-dir", &out_s, "--mode", "semver"]);
     let o = olmsat(&args);
-    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
     // The bundles' own spec.skips repeat their replaces, which cuts opm's chain
-    // walk in the `stable` channel (operator-registry #1750): opm rejects it too.
+    // walk in the `stable` channel (operator-registry #1750): opm rejects it too,
+    // and from-bundles, which validates what it wrote, says so (exit 1).
+    assert_eq!(o.status.code(), Some(1), "{}", common::stderr(&o));
+    assert!(common::stderr(&o).contains("error[stranded-bundles]: "));
     let o = olmsat(&["validate", "-o", "json", &out_s]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     let errors: Vec<&str> = v["errors"]

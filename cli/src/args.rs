@@ -563,6 +563,10 @@ pub struct FromBundlesArgs {
     /// order, or per package as its `ci.yaml` `updateGraph` says.
     #[arg(long, value_enum, default_value_t = GraphModeArg::Replaces)]
     pub mode: GraphModeArg,
+    /// Do not validate the written catalog (by default it is read back and
+    /// validated: findings on standard error, errors make the exit code 1).
+    #[arg(long)]
+    pub no_validate: bool,
     /// The old spelling of -o, refused with a hint.
     #[arg(long, hide = true, value_name = "FORMAT")]
     pub report: Option<String>,
@@ -573,7 +577,7 @@ pub struct FromBundlesArgs {
 fn report_format(value: &str) -> Result<ReportFormat, String> {
     ReportFormat::from_str(value, false).map_err(|_| {
         format!(
-            "-o/--output is the report format (text or json); give the output directory with --output-dir {value}"
+            "-o/--output is the report format (text, json or yaml); give the output directory with --output-dir {value}"
         )
     })
 }
@@ -622,13 +626,15 @@ pub enum MediaTypeArg {
     PlainV0,
 }
 
-/// Text or JSON.
+/// Text, JSON or YAML.
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 pub enum ReportFormat {
     /// Human-readable text.
     Text,
     /// JSON for other tools.
     Json,
+    /// The same document as JSON, in YAML.
+    Yaml,
 }
 
 /// Catalog output formats.
@@ -649,6 +655,8 @@ pub enum GraphFormat {
     Mermaid,
     /// Nodes and edges with provenance.
     Json,
+    /// The JSON drawing, in YAML.
+    Yaml,
     /// SVG rendered by Graphviz's `dot`.
     Svg,
 }

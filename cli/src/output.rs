@@ -52,6 +52,15 @@ pub fn eprint_diagnostics(diags: &[Diagnostic]) {
     }
 }
 
+/// Print a value in a data format: pretty JSON, or YAML (text is the
+/// caller's).
+pub fn print_data<T: Serialize>(format: crate::args::ReportFormat, v: &T) -> std::io::Result<()> {
+    match format {
+        crate::args::ReportFormat::Yaml => print_yaml(v),
+        _ => print_json(v),
+    }
+}
+
 /// Print a value as YAML on standard output.
 pub fn print_yaml<T: Serialize>(v: &T) -> std::io::Result<()> {
     let text = olmsat_graph::report::format::yaml(v).map_err(std::io::Error::other)?;

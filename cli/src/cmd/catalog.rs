@@ -2,12 +2,13 @@
 
 use std::collections::BTreeMap;
 
+use olmsat_graph::Diagnostic;
 use olmsat_graph::{build_catalog_from_bundles, write_catalog_dir, FromBundlesOptions, GraphMode};
 use serde::Serialize;
 
 use crate::args::{FromBundlesArgs, GraphModeArg, OldSpelling, ReportFormat};
 use crate::cmd::render::render_options;
-use crate::output::{print_json, Exit, JsonDiagnostic};
+use crate::output::{print_data, Exit, JsonDiagnostic};
 
 #[derive(Serialize)]
 struct Skipped {
@@ -69,54 +70,69 @@ pub fn from_bundles(args: &FromBundlesArgs) -> super::Outcome {
     let build = build_catalog_from_bundles(&args.dirs, &opts)?;
     let format = super::render::format(args.format);
     let files = write_catalog_dir(&build.config, output, format)?;
-    let passed = !build.has_errors();
+    // The catalog as written, read back and validated with opm's rules.
+    let written = if args.no_validate {
+        None
+    } else {
+        Some(olmsat_graph::CatalogFiles::read(&[output])?.validate())
+    };
+    let (catalog_errors, catalog_warnings): (&[Diagnostic], &[Diagnostic]) = match &written {
+        Some(v) => (&v.report().errors, &v.report().warnings),
+        None => (&[], &[]),
+    };
+    let passed = !build.has_errors() && catalog_errors.is_empty();
     let f = &build.findings;
     match args.output {
-        ReportFormat::Json => print_json(&JsonReport {
-            passed,
-            errors: build
-                .diagnostics
-                .iter()
-                .filter(|d| d.is_error())
-                .map(Into::into)
-                .collect(),
-            warnings: build
-                .diagnostics
-                .iter()
-                .filter(|d| !d.is_error())
-                .map(Into::into)
-                .collect(),
-            found: f.found,
-            packages: build.config.packages.len(),
-            bundles: f.included,
-            files: files.iter().map(|p| p.display().to_string()).collect(),
-            skipped: f
-                .skipped
-                .iter()
-                .map(|(p, r)| Skipped {
-                    path: p.display().to_string(),
-                    reason: r.clone(),
-                })
-                .collect(),
-            absent_replaces: f
-                .absent_replaces
-                .iter()
-                .map(|(p, b, r)| AbsentReplaces {
-                    package: p,
-                    bundle: b,
-                    replaces: r,
-                })
-                .collect(),
-            default_channel_disagreements: f
-                .default_disagreements
-                .iter()
-                .map(|(p, c, m)| Disagreement {
-                    package: p,
-                    chosen: c,
-                    named_by: m,
-                })
-                .collect(),
-        })?,
+        ReportFormat::Json | ReportFormat::Yaml => print_data(
+            args.output,
+            &JsonReport {
+                passed,
+                errors: build
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.is_error())
+                    .chain(catalog_errors)
+                    .map(Into::into)
+                    .collect(),
+                warnings: build
+                    .diagnostics
+                    .iter()
+                    .filter(|d| !d.is_error())
+                    .chain(catalog_warnings)
+                    .map(Into::into)
+                    .collect(),
+                found: f.found,
+                packages: build.config.packages.len(),
+                bundles: f.included,
+                files: files.iter().map(|p| p.display().to_string()).collect(),
+                skipped: f
+                    .skipped
+                    .iter()
+                    .map(|(p, r)| Skipped {
+                        path: p.display().to_string(),
+                        reason: r.clone(),
+                    })
+                    .collect(),
+                absent_replaces: f
+                    .absent_replaces
+                    .iter()
+                    .map(|(p, b, r)| AbsentReplaces {
+                        package: p,
+                        bundle: b,
+                        replaces: r,
+                    })
+                    .collect(),
+                default_channel_disagreements: f
+                    .default_disagreements
+                    .iter()
+                    .map(|(p, c, m)| Disagreement {
+                        package: p,
+                        chosen: c,
+                        named_by: m,
+                    })
+                    .collect(),
+            },
+        )?,
         ReportFormat::Text => {
             for d in build.diagnostics.iter().filter(|d| d.is_error()) {
                 println!("{d}");
@@ -124,15 +140,21 @@ pub fn from_bundles(args: &FromBundlesArgs) -> super::Outcome {
             for d in build.diagnostics.iter().filter(|d| !d.is_error()) {
                 println!("{d}");
             }
-            let errors = build.diagnostics.iter().filter(|d| d.is_error()).count();
+            // Findings on the written catalog go to standard error.
+            crate::output::eprint_diagnostics(catalog_errors);
+            crate::output::eprint_diagnostics(catalog_warnings);
+            let errors =
+                build.diagnostics.iter().filter(|d| d.is_error()).count() + catalog_errors.len();
+            let warnings =
+                build.diagnostics.iter().filter(|d| !d.is_error()).count() + catalog_warnings.len();
             println!(
-                "wrote {} package(s), {} bundle(s) to {} ({} bundle dir(s) found, {} left out); {errors} error(s), {} warning(s)",
+                "wrote {} package(s), {} bundle(s) to {} ({} bundle dir(s) found, {} left out); {errors} error(s), {warnings} warning(s){}",
                 build.config.packages.len(),
                 f.included,
                 output.display(),
                 f.found,
                 f.skipped.len(),
-                build.diagnostics.len() - errors
+                if written.is_some() { "" } else { " (not validated)" }
             );
         }
     }

@@ -16,7 +16,7 @@ use olmsat_resolver::v1::{
 use serde::Serialize;
 
 use crate::args::ReportFormat;
-use crate::output::{print_json, Exit};
+use crate::output::{print_data, Exit};
 
 /// Most reconciles followed per start.
 const MAX_HOPS: usize = 1000;
@@ -210,7 +210,7 @@ pub fn run(
         v1_refuses: refused,
     };
     match format {
-        ReportFormat::Json => print_json(&report)?,
+        ReportFormat::Json | ReportFormat::Yaml => print_data(format, &report)?,
         ReportFormat::Text => {
             for r in &report.rows {
                 let mark = if r.differences.is_empty() {

@@ -112,6 +112,12 @@ fn write_drawing(
         GraphFormat::Dot => draw(&drawing, DrawFormat::Dot, &mut out)?,
         GraphFormat::Mermaid => draw(&drawing, DrawFormat::Mermaid, &mut out)?,
         GraphFormat::Json => draw(&drawing, DrawFormat::Json, &mut out)?,
+        GraphFormat::Yaml => {
+            let mut json = Vec::new();
+            draw(&drawing, DrawFormat::Json, &mut json)?;
+            let value: serde_json::Value = serde_json::from_slice(&json)?;
+            out.write_all(olmsat_graph::report::format::yaml(&value)?.as_bytes())?;
+        }
         GraphFormat::Svg => match render_svg(&dot_text(&drawing)) {
             Ok(svg) => out.write_all(&svg)?,
             Err(e) => {

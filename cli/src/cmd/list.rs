@@ -4,7 +4,7 @@ use olmsat_graph::{align_columns as align, list_bundles, list_channels, list_pac
 use serde::Serialize;
 
 use crate::args::{ListArgs, ListWhat, ReportFormat};
-use crate::output::{print_json, Exit};
+use crate::output::{print_data, Exit};
 use crate::process::Finished;
 
 #[derive(Serialize)]
@@ -37,8 +37,8 @@ pub fn run(args: &ListArgs) -> super::Outcome {
     match args.what {
         ListWhat::Packages => {
             let rows = list_packages(model, package);
-            if format == ReportFormat::Json {
-                print_json(&rows)?;
+            if format != ReportFormat::Text {
+                print_data(format, &rows)?;
             } else {
                 let mut t = vec![vec![
                     "NAME".into(),
@@ -54,7 +54,7 @@ pub fn run(args: &ListArgs) -> super::Outcome {
         }
         ListWhat::Channels => {
             let rows = list_channels(model, package);
-            if format == ReportFormat::Json {
+            if format != ReportFormat::Text {
                 let js: Vec<ChannelJson<'_>> = rows
                     .iter()
                     .map(|r| ChannelJson {
@@ -64,7 +64,7 @@ pub fn run(args: &ListArgs) -> super::Outcome {
                         error: r.head.as_ref().err().map(String::as_str),
                     })
                     .collect();
-                print_json(&js)?;
+                print_data(format, &js)?;
             } else {
                 let mut t = vec![vec!["PACKAGE".into(), "CHANNEL".into(), "HEAD".into()]];
                 t.extend(rows.into_iter().map(|r| {
@@ -76,8 +76,8 @@ pub fn run(args: &ListArgs) -> super::Outcome {
         }
         ListWhat::Bundles => {
             let rows = list_bundles(model, package);
-            if format == ReportFormat::Json {
-                print_json(&rows)?;
+            if format != ReportFormat::Text {
+                print_data(format, &rows)?;
             } else {
                 let mut t = vec![[
                     "PACKAGE",

@@ -6,7 +6,7 @@ use olmsat_graph::{
 use serde::Serialize;
 
 use crate::args::{OlmVersion, PathArgs, PathMode as Mode, ReportFormat};
-use crate::output::{print_json, Exit};
+use crate::output::{print_data, Exit};
 use crate::process::Finished;
 use crate::timings::timed;
 
@@ -185,7 +185,7 @@ fn show(catalog: &Catalog, args: &PathArgs) -> Result<Exit, Box<dyn std::error::
         }
     };
     if !text {
-        print_json(&json)?;
+        print_data(args.output, &json)?;
     }
     Ok(if reached { Exit::Ok } else { Exit::Invalid })
 }

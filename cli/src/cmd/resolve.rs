@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::args::{ReportFormat, ResolveArgs, ResolveInputs, SimulateArgs};
 use crate::cmd::v1;
-use crate::output::{eprint_diagnostics, print_json, Exit};
+use crate::output::{eprint_diagnostics, print_data, Exit};
 use crate::timings::timed;
 use olmsat_resolver::v1::ClusterExtension;
 
@@ -424,7 +424,7 @@ fn run_resolve(args: &ResolveArgs) -> Result<Exit, Box<dyn std::error::Error>> {
         .collect();
     let message = (!failures.is_empty()).then(|| join_messages(&failure_refs));
     match args.inputs.output {
-        ReportFormat::Json => {
+        ReportFormat::Json | ReportFormat::Yaml => {
             let mut operators: Vec<Planned<'_>> = answers
                 .iter()
                 .flat_map(|a| {
@@ -446,14 +446,17 @@ fn run_resolve(args: &ResolveArgs) -> Result<Exit, Box<dyn std::error::Error>> {
                     explanation: a.result.as_ref().ok().map(Explanation::of),
                 })
                 .collect();
-            print_json(&Answer {
-                status,
-                message,
-                operators,
-                namespaces,
-                notes: &prepared.notes,
-                extensions: extensions.as_deref(),
-            })?;
+            print_data(
+                args.inputs.output,
+                &Answer {
+                    status,
+                    message,
+                    operators,
+                    namespaces,
+                    notes: &prepared.notes,
+                    extensions: extensions.as_deref(),
+                },
+            )?;
         }
         ReportFormat::Text => {
             if answers.is_empty() {
@@ -625,12 +628,15 @@ fn run_simulate(args: &SimulateArgs) -> Result<Exit, Box<dyn std::error::Error>>
         extensions: Option<&'a [v1::TimelineReport]>,
     }
     match inputs.output {
-        ReportFormat::Json => print_json(&WithExtensions {
-            v0: &timeline,
-            warnings: &warnings,
-            notes: &notes,
-            extensions: v1_timelines.as_deref(),
-        })?,
+        ReportFormat::Json | ReportFormat::Yaml => print_data(
+            inputs.output,
+            &WithExtensions {
+                v0: &timeline,
+                warnings: &warnings,
+                notes: &notes,
+                extensions: v1_timelines.as_deref(),
+            },
+        )?,
         ReportFormat::Text => {
             for s in &timeline.steps {
                 println!("step {} (namespace {}):", s.step, s.namespace);
@@ -688,10 +694,13 @@ fn run_simulate(args: &SimulateArgs) -> Result<Exit, Box<dyn std::error::Error>>
 
 fn report_error(args: &ResolveInputs, message: &str) -> Result<Exit, Box<dyn std::error::Error>> {
     match args.output {
-        ReportFormat::Json => print_json(&ErrorReport {
-            status: "error",
-            message,
-        })?,
+        ReportFormat::Json | ReportFormat::Yaml => print_data(
+            args.output,
+            &ErrorReport {
+                status: "error",
+                message,
+            },
+        )?,
         ReportFormat::Text => eprintln!("olmsat: {message}"),
     }
     Ok(Exit::Usage)

@@ -651,17 +651,22 @@ pub fn path(req: &PathRequest<'_>) -> Result<Exit, Box<dyn std::error::Error>> {
     }
     let from = label(&installed.name, &installed.version);
     match req.format {
-        crate::args::ReportFormat::Json => crate::output::print_json(&PathReport {
-            package: req.package,
-            channel: req.channel,
-            version: req.version,
-            olm: "v1",
-            from,
-            steps,
-            end,
-            message,
-            reaches,
-        })?,
+        crate::args::ReportFormat::Json | crate::args::ReportFormat::Yaml => {
+            crate::output::print_data(
+                req.format,
+                &PathReport {
+                    package: req.package,
+                    channel: req.channel,
+                    version: req.version,
+                    olm: "v1",
+                    from,
+                    steps,
+                    end,
+                    message,
+                    reaches,
+                },
+            )?
+        }
         crate::args::ReportFormat::Text => {
             let scope = match req.channel {
                 Some(c) => format!("channel {c}"),
