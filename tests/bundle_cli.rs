@@ -263,8 +263,9 @@ fn init_lays_out_bundles_and_never_overwrites() {
     let o = olmsat(&[
         "bundle",
         "init",
-        &fixture("registry-v2/kiali/manifests"),
         dir.to_str().unwrap(),
+        "--from",
+        &fixture("registry-v2/kiali/manifests"),
         "-d",
         "--package",
         "kiali",
@@ -288,8 +289,9 @@ fn init_lays_out_bundles_and_never_overwrites() {
     let o = olmsat(&[
         "bundle",
         "init",
-        &fixture("registry-v2/kiali/manifests"),
         dir.to_str().unwrap(),
+        "--from",
+        &fixture("registry-v2/kiali/manifests"),
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("never overwrites"));
@@ -305,7 +307,6 @@ fn init_lays_out_bundles_and_never_overwrites() {
         "registry+v1",
         "--package",
         "demo",
-        empty.to_str().unwrap(),
         d2.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -315,6 +316,20 @@ fn init_lays_out_bundles_and_never_overwrites() {
 
     // No manifests and no media type: nothing to infer from.
     let d3 = t.path().join("none");
+    let o = olmsat(&["bundle", "init", d3.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unable to infer mediatype when no manifests are present"));
+    // An empty --from directory is the same as none.
+    let o = olmsat(&[
+        "bundle",
+        "init",
+        d3.to_str().unwrap(),
+        "--from",
+        empty.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unable to infer mediatype when no manifests are present"));
+    // The old two-argument form is refused with the new spelling.
     let o = olmsat(&[
         "bundle",
         "init",
@@ -322,12 +337,21 @@ fn init_lays_out_bundles_and_never_overwrites() {
         d3.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("unable to infer mediatype when no manifests are present"));
+    assert!(
+        stderr(&o).contains(&format!(
+            "bundle init SRC DIR is no longer accepted: write olmsat bundle init {} --from {}",
+            d3.display(),
+            empty.display()
+        )),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!d3.exists());
 
     // A stream on standard input.
     let d4 = t.path().join("stream");
     let o = olmsat_stdin(
-        &["bundle", "init", "-", d4.to_str().unwrap()],
+        &["bundle", "init", d4.to_str().unwrap(), "--from", "-"],
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n",
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -478,4 +502,27 @@ fn catalog_from_corpus_package_reports_absent_replaces() {
         .as_str()
         .unwrap()
         .starts_with("multiple channel heads found in graph"));
+}
+
+#[test]
+fn validate_over_a_glob_skips_files_with_a_note() {
+    let t = tempfile::tempdir().unwrap();
+    let readme = t.path().join("README.md");
+    fs::write(&readme, "# bundles\n").unwrap();
+    let kiali = fixture("registry-v2/kiali");
+    let o = olmsat(&["bundle", "validate", &kiali, readme.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "olmsat: note: skipped {}: not a directory (bundle validate takes bundle directories)\n",
+            readme.display()
+        )
+    );
+    // A lone file is not skipped: there is nothing to validate.
+    let o = olmsat(&["bundle", "validate", readme.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    // Nor is a path that does not exist, among others.
+    let o = olmsat(&["bundle", "validate", &kiali, "no-such-bundle"]);
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
 }

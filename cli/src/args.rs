@@ -514,11 +514,15 @@ pub struct BundleInitArgs {
     /// Bundle format; inferred from the source manifests when not given.
     #[arg(short, long, value_enum)]
     pub mediatype: Option<MediaTypeArg>,
-    /// Directory of manifests to include, or `-` to read a stream from standard input.
-    /// Without it, default manifests are generated.
-    pub src: Option<String>,
     /// The bundle directory to create (default: the current directory).
     pub dir: Option<PathBuf>,
+    /// Directory of manifests to include, or `-` to read a stream from standard
+    /// input. Without it, default manifests are generated.
+    #[arg(long, value_name = "SRC")]
+    pub from: Option<String>,
+    /// The old `bundle init SRC DIR` form, refused with a hint.
+    #[arg(hide = true)]
+    pub old_second: Option<PathBuf>,
     /// Also write a Dockerfile.
     #[arg(short = 'd', long = "generate-dockerfile")]
     pub dockerfile: bool,

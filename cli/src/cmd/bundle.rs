@@ -43,6 +43,16 @@ struct JsonReport<'a> {
 fn expand(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, Box<dyn std::error::Error>> {
     let mut out = Vec::new();
     for d in dirs {
+        // Files among several arguments (a shell glob over a bundle tree):
+        // skipped with a note. A lone file, or a path that does not exist, is
+        // still an error.
+        if dirs.len() > 1 && d.exists() && !d.is_dir() {
+            eprintln!(
+                "olmsat: note: skipped {}: not a directory (bundle validate takes bundle directories)",
+                d.display()
+            );
+            continue;
+        }
         if d.is_dir() && !d.join(MANIFESTS).exists() {
             let found = find_bundles(d)?;
             if !found.is_empty() {
@@ -165,7 +175,18 @@ pub fn generate(args: &BundleGenerateArgs) -> super::Outcome {
 
 /// `olmsat bundle init`
 pub fn init(args: &BundleInitArgs) -> super::Outcome {
-    let source = match args.src.as_deref() {
+    if let (Some(src), Some(dir)) = (&args.dir, &args.old_second) {
+        return Err(crate::args::OldSpelling {
+            old: "bundle init SRC DIR",
+            hint: format!(
+                "write olmsat bundle init {} --from {}",
+                dir.display(),
+                src.display()
+            ),
+        }
+        .into());
+    }
+    let source = match args.from.as_deref() {
         None => Source::None,
         Some("-") => {
             let mut text = String::new();
