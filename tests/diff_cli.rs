@@ -191,7 +191,7 @@ fn cannot_answer_exits_2() {
     assert_eq!(olmsat_in(d, &["diff", "-", "-"], "").code, 2);
     assert_eq!(olmsat_in(d, &["diff", "old"], "").code, 2);
     assert_eq!(
-        olmsat_in(d, &["diff", "old", "old", "-o", "sarif"], "").code,
+        olmsat_in(d, &["diff", "old", "old", "-o", "xml"], "").code,
         2
     );
     // An unknown package is "not found".
@@ -367,6 +367,114 @@ fn git_revisions_as_inputs() {
     assert_eq!(r.code, 2);
     assert!(
         r.stderr.contains("no Git repository at or above"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn sarif_github_and_rule_controls() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "old/op.yaml", &catalog("stable", &[("stable", V1_V2)]));
+    write(
+        d,
+        "new/op.yaml",
+        &catalog("stable", &[("stable", V2_ALONE)]),
+    );
+    // GitHub annotations: one line per finding.
+    let r = olmsat_in(d, &["diff", "old", "new", "-o", "github"], "");
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stdout.starts_with("::error file=old/op.yaml,line="),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains(",title=removed-uncovered (R2)::[package op, channel stable, bundle op.v1] "),
+        "{}",
+        r.stdout
+    );
+    // SARIF, valid against the 2.1.0 schema.
+    let r = olmsat_in(d, &["diff", "old", "new", "-o", "sarif"], "");
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let log: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/schemas/sarif-schema-2.1.0.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft4)
+        .build(&schema)
+        .unwrap();
+    let errors: Vec<String> = validator.iter_errors(&log).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let result = &log["runs"][0]["results"][0];
+    assert_eq!(result["ruleId"], "removed-uncovered");
+    assert_eq!(result["level"], "error");
+    assert_eq!(
+        result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "old/op.yaml"
+    );
+    let rule = &log["runs"][0]["tool"]["driver"]["rules"][0];
+    assert_eq!(rule["id"], "removed-uncovered");
+    assert!(rule["help"]["text"].is_string());
+    // --allow drops a rule's findings; --deny makes them errors.
+    let r = olmsat_in(
+        d,
+        &[
+            "diff",
+            "old",
+            "new",
+            "--allow",
+            "removed-uncovered",
+            "-o",
+            "short",
+        ],
+        "",
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(!r.stdout.contains("removed-uncovered"), "{}", r.stdout);
+    write(
+        d,
+        "moved/op.yaml",
+        &catalog("fast", &[("stable", V1_V2), ("fast", V1_V2)]),
+    );
+    let r = olmsat_in(d, &["diff", "old", "moved"], "");
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("warning[default-channel-changed R6]"),
+        "{}",
+        r.stdout
+    );
+    let r = olmsat_in(
+        d,
+        &["diff", "old", "moved", "--deny", "default-channel-changed"],
+        "",
+    );
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("error[default-channel-changed R6]"),
+        "{}",
+        r.stdout
+    );
+    let r = olmsat_in(d, &["diff", "old", "moved", "--warnings-as-errors"], "");
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    // An unknown rule is a usage error naming the closest.
+    let r = olmsat_in(
+        d,
+        &["diff", "old", "new", "--allow", "removed-uncoverd"],
+        "",
+    );
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains(
+            "unknown diff rule \"removed-uncoverd\" (did you mean \"removed-uncovered\"?)"
+        ),
         "{}",
         r.stderr
     );

@@ -32,8 +32,14 @@ pub struct Args {
     #[arg(short, long, value_enum, default_value_t = Format::Text)]
     output: Format,
     /// Fail (exit code 1) on warnings too.
-    #[arg(long)]
+    #[arg(long, visible_alias = "warnings-as-errors")]
     strict: bool,
+    /// Drop the findings of this rule (a diff rule name, e.g. `default-channel-changed`); repeatable.
+    #[arg(long, value_name = "RULE")]
+    allow: Vec<String>,
+    /// Make the findings of this rule errors; repeatable.
+    #[arg(long, value_name = "RULE")]
+    deny: Vec<String>,
     /// The lowest severity that fails: `error` (default) or `warning` (same as --strict).
     #[arg(long, value_enum, value_name = "LEVEL")]
     fail_on: Option<FailOn>,
@@ -50,6 +56,27 @@ pub enum Format {
     Json,
     /// The JSON document as YAML.
     Yaml,
+    /// SARIF 2.1.0, for code scanning.
+    Sarif,
+    /// GitHub Actions annotations (`::error file=…,line=…,title=…::…`).
+    Github,
+}
+
+/// Diff rule names given to `--allow` / `--deny`, or a usage error naming the
+/// closest rule.
+fn rules(names: &[String]) -> Result<Vec<diff::Rule>, String> {
+    names
+        .iter()
+        .map(|n| {
+            diff::Rule::from_name(n).ok_or_else(|| {
+                let all: Vec<&str> = diff::Rule::ALL.iter().map(|r| r.name()).collect();
+                match olmsat_graph::closest(n, all.iter().copied()).first() {
+                    Some(c) => format!("unknown diff rule {n:?} (did you mean {c:?}?)"),
+                    None => format!("unknown diff rule {n:?}; the rules: {}", all.join(", ")),
+                }
+            })
+        })
+        .collect()
 }
 
 /// Severities `--fail-on` accepts.
@@ -63,6 +90,7 @@ pub enum FailOn {
 
 /// Run `olmsat diff`.
 pub fn run(args: &Args) -> Result<Exit, Box<dyn std::error::Error>> {
+    let (allow, deny) = (rules(&args.allow)?, rules(&args.deny)?);
     let old_input = Input::parse(&args.old)?;
     let new_input = Input::parse(&args.new)?;
     if old_input == Input::Stdin && new_input == Input::Stdin {
@@ -75,7 +103,7 @@ pub fn run(args: &Args) -> Result<Exit, Box<dyn std::error::Error>> {
     let options = Options {
         package: args.package.clone(),
     };
-    let d = match crate::timings::timed("diff", || diff::diff(old, new, &options)) {
+    let mut d = match crate::timings::timed("diff", || diff::diff(old, new, &options)) {
         Ok(d) => d,
         Err(e @ DiffError::OldInvalid { .. }) => {
             if let DiffError::OldInvalid { errors } = &e {
@@ -88,8 +116,16 @@ pub fn run(args: &Args) -> Result<Exit, Box<dyn std::error::Error>> {
             return Ok(Exit::Invalid);
         }
     };
+    d.apply_policy(&allow, &deny);
     let text = match args.output {
         Format::Text => report::text(&d),
+        Format::Github => report::github(&d),
+        Format::Sarif => {
+            let mut s =
+                serde_json::to_string_pretty(&report::sarif(&d, env!("CARGO_PKG_VERSION")))?;
+            s.push('\n');
+            s
+        }
         Format::Short => report::short(&d),
         Format::Yaml => report::yaml(&d),
         Format::Json => {

@@ -142,6 +142,64 @@ impl Rule {
     pub fn from_name(name: &str) -> Option<Rule> {
         Rule::ALL.into_iter().find(|r| r.name() == name)
     }
+
+    /// What the rule finds, in one sentence (SARIF's rule description).
+    pub fn summary(self) -> &'static str {
+        match self {
+            Rule::NewInvalid => "NEW fails opm's validation.",
+            Rule::Stranded => {
+                "An entry that reached the channel head in OLD no longer does in NEW."
+            }
+            Rule::RemovedUncovered => {
+                "An entry was removed from a channel and nothing in NEW upgrades from it."
+            }
+            Rule::RemovedCovered => {
+                "An entry was removed from a channel; an edge in NEW still upgrades from it."
+            }
+            Rule::ChannelRemoved => "A channel that had entries is gone.",
+            Rule::PackageRemoved => "A package is gone.",
+            Rule::NewDeadEnd => "An entry of NEW has no edge to any entry and is not the head.",
+            Rule::HeadRegression => "The channel head's version went down.",
+            Rule::DefaultChannelChanged => "The package's default channel changed.",
+            Rule::EdgeShrink => "An edge was removed while its source still reaches the head.",
+            Rule::OlmStuck => {
+                "OLM v0's path from an entry reached the head in OLD and stops short in NEW."
+            }
+            Rule::PathLonger => "OLM v0 reaches the same head from an entry in more steps.",
+            Rule::BundleChanged => {
+                "A bundle kept its name but changed its image, version or properties."
+            }
+        }
+    }
+
+    /// How to fix what the rule finds.
+    pub fn help(self) -> &'static str {
+        match self {
+            Rule::NewInvalid => "Fix the validation errors of NEW (olmsat validate NEW).",
+            Rule::Stranded | Rule::OlmStuck => {
+                "Add a replaces, skips or skipRange edge from the entry towards the head."
+            }
+            Rule::RemovedUncovered => {
+                "Keep the entry, or make a remaining entry skip or skipRange-match it so installed users can upgrade."
+            }
+            Rule::RemovedCovered | Rule::EdgeShrink | Rule::PathLonger => {
+                "Nothing to fix unless the change was unintended."
+            }
+            Rule::ChannelRemoved | Rule::PackageRemoved => {
+                "Restore it, or deprecate it first (olm.deprecations) so subscribers are warned."
+            }
+            Rule::NewDeadEnd => "Give the entry an edge to a newer entry, or remove it.",
+            Rule::HeadRegression => {
+                "Check the head: a lower version at the head can downgrade nobody, but new installs get it."
+            }
+            Rule::DefaultChannelChanged => {
+                "Check that new subscriptions without a channel should get the new default."
+            }
+            Rule::BundleChanged => {
+                "A published bundle should not change; publish a new version instead."
+            }
+        }
+    }
 }
 
 impl fmt::Display for Rule {
@@ -167,6 +225,8 @@ pub struct Finding {
     pub old: Option<Location>,
     /// The evidence in NEW (the entry as it is now), if any.
     pub new: Option<Location>,
+    /// Whether `--deny` made this finding an error.
+    pub denied: bool,
 }
 
 impl Finding {
@@ -180,6 +240,7 @@ impl Finding {
             detail,
             old: None,
             new: None,
+            denied: false,
         }
     }
 
@@ -203,9 +264,13 @@ impl Finding {
         self
     }
 
-    /// The severity of the finding's rule.
+    /// The severity of the finding's rule, or `error` when its rule was denied.
     pub fn level(&self) -> Level {
-        self.rule.level()
+        if self.denied {
+            Level::Error
+        } else {
+            self.rule.level()
+        }
     }
 
     /// The place a reader looks first: the entry in NEW, or in OLD for what

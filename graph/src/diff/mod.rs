@@ -93,6 +93,21 @@ impl Diff {
         self.packages.is_empty() && self.findings.is_empty()
     }
 
+    /// `--allow` and `--deny`: findings of an allowed rule are dropped,
+    /// findings of a denied rule become errors.
+    pub fn apply_policy(&mut self, allow: &[Rule], deny: &[Rule]) {
+        let keep = |f: &Finding| !allow.contains(&f.rule);
+        let mark = |f: &mut Finding| f.denied = deny.contains(&f.rule);
+        self.findings.retain(keep);
+        self.findings.iter_mut().for_each(mark);
+        for p in &mut self.packages {
+            p.findings.retain(keep);
+            p.findings.iter_mut().for_each(mark);
+        }
+        self.packages
+            .retain(|p| !p.changes.is_empty() || !p.findings.is_empty());
+    }
+
     /// Whether the diff fails: an error finding, or with `strict` a warning.
     pub fn fails(&self, strict: bool) -> bool {
         self.count(Level::Error) > 0 || (strict && self.count(Level::Warning) > 0)
@@ -158,6 +173,7 @@ fn new_invalid(d: &Diagnostic) -> Finding {
         detail: d.message.clone(),
         old: None,
         new: d.location.clone(),
+        denied: false,
     }
 }
 

@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::{Change, Diff, Finding, Level};
+use super::{Change, Diff, Finding, Level, Rule};
 use crate::location::Location;
 
 /// The JSON form of a diff.
@@ -234,4 +234,125 @@ pub fn short(diff: &Diff) -> String {
         let _ = writeln!(out, "{}: {}", finding_head(f, true), f.detail);
     }
     out
+}
+
+/// One GitHub Actions annotation per finding (`::error file=F,line=L,title=RULE::message`),
+/// errors first; information findings as `::notice`.
+pub fn github(diff: &Diff) -> String {
+    use crate::report::format::{escape_data, escape_property};
+    let mut all: Vec<&Finding> = diff.all_findings().collect();
+    all.sort_by_key(|f| f.level());
+    let mut out = String::new();
+    for f in all {
+        let command = match f.level() {
+            Level::Error => "error",
+            Level::Warning => "warning",
+            Level::Info => "notice",
+        };
+        let mut props = Vec::new();
+        if let Some(l) = f.location() {
+            props.push(format!("file={}", escape_property(&l.file)));
+            if l.line > 0 {
+                props.push(format!("line={}", l.line));
+            }
+        }
+        let title = match f.rule.code() {
+            Some(code) => format!("{} ({code})", f.rule.name()),
+            None => f.rule.name().to_owned(),
+        };
+        props.push(format!("title={}", escape_property(&title)));
+        let head = finding_head(f, true);
+        let context = head.split_once(']').map_or("", |(_, c)| c.trim());
+        let message = if context.is_empty() {
+            f.detail.clone()
+        } else {
+            format!("[{context}] {}", f.detail)
+        };
+        let _ = writeln!(
+            out,
+            "::{command} {}::{}",
+            props.join(","),
+            escape_data(&message)
+        );
+    }
+    out
+}
+
+/// A SARIF 2.1.0 log of the diff's findings by olmsat `version` (information
+/// findings at level `note`).
+pub fn sarif(diff: &Diff, version: &str) -> serde_json::Value {
+    use crate::report::format::sarif_uri;
+    use serde_json::json;
+    let mut all: Vec<&Finding> = diff.all_findings().collect();
+    all.sort_by_key(|f| f.level());
+    let mut rules: Vec<Rule> = all.iter().map(|f| f.rule).collect();
+    rules.sort_by_key(|r| r.name());
+    rules.dedup();
+    let level = |l: Level| match l {
+        Level::Error => "error",
+        Level::Warning => "warning",
+        Level::Info => "note",
+    };
+    let rule_objects: Vec<serde_json::Value> = rules
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.name(),
+                "name": r.code().unwrap_or(r.name()),
+                "shortDescription": {"text": r.summary()},
+                "fullDescription": {"text": r.summary()},
+                "help": {
+                    "text": r.help(),
+                    "markdown": format!("{}\n\n**How to fix:** {}", r.summary(), r.help()),
+                },
+                "defaultConfiguration": {"level": level(r.level())},
+            })
+        })
+        .collect();
+    let results: Vec<serde_json::Value> = all
+        .iter()
+        .map(|f| {
+            let index = rules.iter().position(|r| *r == f.rule).unwrap_or(0);
+            let mut result = json!({
+                "ruleId": f.rule.name(),
+                "ruleIndex": index,
+                "level": level(f.level()),
+                "message": {"text": f.detail},
+            });
+            if let Some(l) = f.location() {
+                let mut physical = json!({"artifactLocation": {"uri": sarif_uri(&l.file)}});
+                if l.line > 0 {
+                    physical["region"] = json!({"startLine": l.line});
+                }
+                result["locations"] = json!([{"physicalLocation": physical}]);
+            }
+            let mut props = serde_json::Map::new();
+            for (k, v) in [
+                ("package", &f.package),
+                ("channel", &f.channel),
+                ("bundle", &f.bundle),
+            ] {
+                if let Some(v) = v {
+                    props.insert(k.to_owned(), json!(v));
+                }
+            }
+            if !props.is_empty() {
+                result["properties"] = serde_json::Value::Object(props);
+            }
+            result
+        })
+        .collect();
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "olmsat",
+                "version": version,
+                "rules": rule_objects,
+            }},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    })
 }

@@ -78,14 +78,14 @@ pub fn short(d: &Diagnostic, color: bool) -> String {
 }
 
 /// GitHub's escaping of a workflow command's message.
-fn escape_data(s: &str) -> String {
+pub(crate) fn escape_data(s: &str) -> String {
     s.replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
 
 /// GitHub's escaping of a workflow command's property value.
-fn escape_property(s: &str) -> String {
+pub(crate) fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
