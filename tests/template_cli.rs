@@ -295,3 +295,52 @@ fn legacy_semver_linking_reproduces_a_catalog_rendered_by_old_opm() {
         r.stderr
     );
 }
+
+#[test]
+fn validation_findings_follow_strict_allow_and_deny() {
+    // A skipRange that matches no other bundle: a warning of the validation.
+    let text = std::fs::read_to_string(templates().join("libredb-studio-operator/basic.yaml"))
+        .unwrap()
+        .replace(
+            "  - name: libredb-studio-operator.v0.9.59\n",
+            "  - name: libredb-studio-operator.v0.9.59\n    skipRange: '>=1.1.0 <1.2.0'\n",
+        );
+    let base = [
+        "render-template",
+        "--bundles-from",
+        "libredb-studio-operator/catalog",
+        MIGRATE[0],
+        MIGRATE[1],
+    ];
+    let with = |extra: &[&str]| {
+        let mut a = base.to_vec();
+        a.extend_from_slice(extra);
+        run_stdin(&a, &text)
+    };
+    let r = with(&[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("warning[skiprange-matches-nothing]"),
+        "{}",
+        r.stderr
+    );
+    let r = with(&["--strict"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let r = with(&["--deny", "skiprange-matches-nothing"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("error[skiprange-matches-nothing]"),
+        "{}",
+        r.stderr
+    );
+    let r = with(&["--strict", "--allow", "skiprange-matches-nothing"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        !r.stderr.contains("skiprange-matches-nothing"),
+        "{}",
+        r.stderr
+    );
+    let r = with(&["--allow", "skiprange-matches-nothin"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("did you mean"), "{}", r.stderr);
+}

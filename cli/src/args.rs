@@ -121,6 +121,9 @@ pub struct RenderTemplateArgs {
     /// `legacy` (opm before v1.57, per channel, to reproduce catalogs rendered then).
     #[arg(long, value_enum, default_value_t = SemverLinking::Edge)]
     pub semver_linking: SemverLinking,
+    /// Which findings of the validation fail the run.
+    #[command(flatten)]
+    pub controls: crate::report_args::PolicyArgs,
 }
 
 /// `--semver-linking` values.

@@ -64,6 +64,16 @@ pub struct ReportArgs {
     /// Report format.
     #[arg(short, long, value_enum, default_value_t = FindingsFormat::Text)]
     pub output: FindingsFormat,
+    #[command(flatten)]
+    pub controls: PolicyArgs,
+    /// Colour text output.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
+}
+
+/// Which findings fail the run: the flags and the settings file.
+#[derive(clap::Args, Debug, Clone)]
+pub struct PolicyArgs {
     /// Warnings fail the run (exit code 1).
     #[arg(long, visible_alias = "warnings-as-errors")]
     pub strict: bool,
@@ -80,12 +90,9 @@ pub struct ReportArgs {
     /// the current directory, when there is one).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// Colour text output.
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
-    pub color: ColorChoice,
 }
 
-impl ReportArgs {
+impl PolicyArgs {
     /// The policy: the settings file's, with the flags on top.
     pub fn policy(&self) -> Result<Policy, Box<dyn std::error::Error>> {
         let file = match &self.config {
@@ -105,6 +112,13 @@ impl ReportArgs {
             deny: self.deny.clone(),
         };
         Ok(file.overridden_by(&flags).policy()?)
+    }
+}
+
+impl ReportArgs {
+    /// The policy: the settings file's, with the flags on top.
+    pub fn policy(&self) -> Result<Policy, Box<dyn std::error::Error>> {
+        self.controls.policy()
     }
 
     /// The report format.

@@ -38,6 +38,8 @@ pub struct RenderRequest<'a> {
     pub no_validate: bool,
     /// `--semver-linking`.
     pub linking: template::Linking,
+    /// `--strict`, `--allow`, `--deny`, `--config`.
+    pub controls: &'a crate::report_args::PolicyArgs,
 }
 
 /// Print a template failure as opm words it (render errors wrapped in
@@ -115,6 +117,7 @@ pub fn render(args: &RenderTemplateArgs) -> super::Outcome {
             SemverLinking::Edge => template::Linking::EdgeScoped,
             SemverLinking::Legacy => template::Linking::Legacy,
         },
+        controls: &args.controls,
     };
     render_request(&req).map(Finished::new)
 }
@@ -182,10 +185,14 @@ fn render_request(req: &RenderRequest<'_>) -> Result<Exit, Box<dyn std::error::E
     if req.no_validate {
         return Ok(Exit::Ok);
     }
-    for d in report.errors.iter().chain(&report.warnings) {
+    let findings = req
+        .controls
+        .policy()?
+        .apply(report.errors.into_iter().chain(report.warnings));
+    for d in findings.errors().chain(findings.warnings()) {
         eprintln!("{d}");
     }
-    Ok(if report.passed() {
+    Ok(if findings.passed() {
         Exit::Ok
     } else {
         Exit::Invalid
