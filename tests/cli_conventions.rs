@@ -234,3 +234,42 @@ fn every_json_output_has_a_yaml_twin() {
         assert_eq!(from_json, from_yaml, "{args:?}");
     }
 }
+
+#[path = "support/corpus.rs"]
+mod corpus;
+
+/// Long work on a terminal shows a spinner on standard error, then clears it;
+/// the same command in a pipe shows nothing.
+#[test]
+fn a_spinner_on_a_terminal_only() {
+    let Some(full) =
+        corpus::require_full("the terminal spinner test (needs over a second of work)")
+    else {
+        return;
+    };
+    if !corpus::require_tool("script", "the terminal spinner test") {
+        return;
+    }
+    let bundles = full.join("bundles");
+    let command = format!(
+        "{} bundle validate {} > /dev/null",
+        env!("CARGO_BIN_EXE_olmsat"),
+        bundles.display()
+    );
+    // `script` gives the command a terminal and copies what it writes there.
+    let o = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+        .expect("script runs");
+    let seen = text(&o.stdout);
+    assert!(seen.contains("validating 933 bundle(s)"), "{seen:?}");
+    // Cleared at the end: the last thing written erases the line.
+    assert!(seen.trim_end().ends_with("\u{1b}[2K"), "{seen:?}");
+    // In a pipe: nothing on standard error but the findings' absence.
+    let o = olmsat(&["bundle", "validate", bundles.to_str().unwrap()]);
+    assert!(
+        !text(&o.stderr).contains("validating"),
+        "{}",
+        text(&o.stderr)
+    );
+}

@@ -12,6 +12,7 @@ mod args;
 mod cmd;
 mod output;
 mod process;
+mod progress;
 mod report_args;
 mod timings;
 

@@ -77,7 +77,12 @@ pub fn validate(cmd: &BundleValidateArgs) -> super::Outcome {
     let args = &cmd.report;
     let policy = args.policy()?;
     let paths = expand(&cmd.dirs)?;
+    let spinner = crate::progress::Progress::start(
+        &format!("validating {} bundle(s)", paths.len()),
+        args.format() == Format::Text,
+    );
     let reports = validate_bundle_dirs(&paths)?;
+    drop(spinner);
     // Each bundle's findings after the policy, in the bundles' order.
     let findings: Vec<Findings> = reports
         .iter()

@@ -96,6 +96,7 @@ pub fn run(args: &Args) -> Result<Exit, Box<dyn std::error::Error>> {
     if old_input == Input::Stdin && new_input == Input::Stdin {
         return Err("OLD and NEW cannot both be standard input (-)".into());
     }
+    let spinner = crate::progress::Progress::start("comparing", args.output == Format::Text);
     let (old, new) = crate::timings::timed("read+parse", || {
         side_by_side(|| old_input.load(), || new_input.load())
     });
@@ -116,6 +117,7 @@ pub fn run(args: &Args) -> Result<Exit, Box<dyn std::error::Error>> {
             return Ok(Exit::Invalid);
         }
     };
+    drop(spinner);
     d.apply_policy(&allow, &deny);
     let text = match args.output {
         Format::Text => report::text(&d),

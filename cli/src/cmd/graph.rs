@@ -118,7 +118,10 @@ fn write_drawing(
             let value: serde_json::Value = serde_json::from_slice(&json)?;
             out.write_all(olmsat_graph::report::format::yaml(&value)?.as_bytes())?;
         }
-        GraphFormat::Svg => match render_svg(&dot_text(&drawing)) {
+        GraphFormat::Svg => match {
+            let _spinner = crate::progress::Progress::start("laying out with Graphviz", true);
+            render_svg(&dot_text(&drawing))
+        } {
             Ok(svg) => out.write_all(&svg)?,
             Err(e) => {
                 eprintln!("olmsat: {e}");

@@ -63,11 +63,16 @@ fn read(
 /// Validate the catalogs and print the report.
 pub fn run(args: &ValidateArgs) -> super::Outcome {
     let policy = args.report.policy()?;
+    let spinner = crate::progress::Progress::start(
+        "validating",
+        args.report.format() == olmsat_graph::report::Format::Text,
+    );
     let files = match timed("read+parse", || read(&args.paths))? {
         Ok(files) => files,
         Err(exit) => return Ok(Finished::new(exit)),
     };
     let validation = timed("validate", || files.validate());
+    drop(spinner);
     let report = validation.report();
     let model = validation.model();
     let findings = policy.apply(report.errors.iter().chain(&report.warnings).cloned());
