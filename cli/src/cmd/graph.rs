@@ -23,6 +23,12 @@ pub enum SvgError {
     Failed(String),
 }
 
+/// [`render_svg`] with the spinner shown while Graphviz works.
+fn laid_out(dot_text: &str) -> Result<Vec<u8>, SvgError> {
+    let _spinner = crate::progress::Progress::start("laying out with Graphviz", true);
+    render_svg(dot_text)
+}
+
 /// Pipe DOT text through `dot -Tsvg`.
 pub fn render_svg(dot_text: &str) -> Result<Vec<u8>, SvgError> {
     let mut child = Command::new("dot")
@@ -118,10 +124,7 @@ fn write_drawing(
             let value: serde_json::Value = serde_json::from_slice(&json)?;
             out.write_all(olmsat_graph::report::format::yaml(&value)?.as_bytes())?;
         }
-        GraphFormat::Svg => match {
-            let _spinner = crate::progress::Progress::start("laying out with Graphviz", true);
-            render_svg(&dot_text(&drawing))
-        } {
+        GraphFormat::Svg => match laid_out(&dot_text(&drawing)) {
             Ok(svg) => out.write_all(&svg)?,
             Err(e) => {
                 eprintln!("olmsat: {e}");
