@@ -9,6 +9,8 @@ use olmsat_graph::{
 };
 use serde::Serialize;
 
+use olmsat_graph::bundle::validate::validate_bundle;
+use olmsat_graph::image;
 use olmsat_graph::report::{Findings, Format};
 
 use crate::args::{BundleGenerateArgs, BundleInitArgs, BundleValidateArgs, MediaTypeArg};
@@ -55,6 +57,19 @@ fn expand(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, Box<dyn std::error::Error>> 
     Ok(out)
 }
 
+/// Validate a bundle image: its bundle directory, and its labels against its
+/// annotations.
+fn validate_image(image: &image::Image) -> Result<BundleReport, image::ImageError> {
+    let dir = image::bundle::read(image)?;
+    let mut report = validate_bundle(&dir);
+    let (errors, warnings): (Vec<_>, Vec<_>) = image::bundle::label_mismatches(image, &dir)
+        .into_iter()
+        .partition(|d| d.is_error());
+    report.errors.extend(errors);
+    report.warnings.extend(warnings);
+    Ok(report)
+}
+
 fn detected_from(r: &BundleReport) -> String {
     match &r.detection.source {
         DetectedBy::Annotation { key, location } => format!("annotation {key} at {location}"),
@@ -66,8 +81,14 @@ fn detected_from(r: &BundleReport) -> String {
 pub fn validate(cmd: &BundleValidateArgs) -> super::Outcome {
     let args = &cmd.report;
     let policy = args.policy()?;
-    let paths = expand(&cmd.dirs)?;
-    let reports = validate_bundle_dirs(&paths)?;
+    let mut reports = Vec::new();
+    for d in &cmd.dirs {
+        if let Some(image) = d.to_str().map(image::open_arg).transpose()?.flatten() {
+            reports.push(validate_image(&image)?);
+            continue;
+        }
+        reports.extend(validate_bundle_dirs(&expand(std::slice::from_ref(d))?)?);
+    }
     // Each bundle's findings after the policy, in the bundles' order.
     let findings: Vec<Findings> = reports
         .iter()
