@@ -424,7 +424,7 @@ fn entry_path(raw: &str) -> Result<Option<String>, &'static str> {
 
 /// Where a symbolic link at `rel` pointing at `target` leads, relative to the
 /// root; `None` when it leads outside the root.
-fn link_target(rel: &str, target: &str) -> Option<String> {
+pub(crate) fn link_target(rel: &str, target: &str) -> Option<String> {
     let mut parts: Vec<&str> = if target.starts_with('/') {
         Vec::new()
     } else {

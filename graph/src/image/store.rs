@@ -26,6 +26,9 @@ enum Kind {
         map: memmap2::Mmap,
         /// Regular files: normalised name → byte range in `map`.
         entries: BTreeMap<String, (usize, usize)>,
+        /// Symbolic links (docker save writes `ID/layer.tar` links): name →
+        /// the normalised name they point at inside the archive.
+        links: BTreeMap<String, String>,
     },
 }
 
@@ -94,6 +97,7 @@ impl Store {
             message,
         };
         let mut entries = BTreeMap::new();
+        let mut links = BTreeMap::new();
         let mut archive = tar::Archive::new(&map[..]);
         let mut count = 0u64;
         for entry in archive.entries().map_err(|e| bad(e.to_string()))? {
@@ -107,10 +111,26 @@ impl Store {
                     unit: "entries",
                 });
             }
-            if !entry.header().entry_type().is_file() {
+            let name = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
+            let kind = entry.header().entry_type();
+            if kind.is_symlink() || kind.is_hard_link() {
+                let target = entry
+                    .link_name_bytes()
+                    .map(|b| String::from_utf8_lossy(&b).into_owned())
+                    .unwrap_or_default();
+                let from = if kind.is_symlink() {
+                    normalise(&name).rsplit_once('/').map_or("", |(d, _)| d)
+                } else {
+                    ""
+                };
+                if let Some(t) = super::layer::link_target(&format!("{from}/x"), &target) {
+                    links.insert(normalise(&name).to_owned(), normalise(&t).to_owned());
+                }
                 continue;
             }
-            let name = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
+            if !kind.is_file() {
+                continue;
+            }
             let start = usize::try_from(entry.raw_file_position()).unwrap_or(usize::MAX);
             let size = usize::try_from(entry.size()).unwrap_or(usize::MAX);
             if start.checked_add(size).is_none_or(|end| end > map.len()) {
@@ -122,7 +142,11 @@ impl Store {
         }
         Ok(Store {
             image,
-            kind: Kind::Archive { map, entries },
+            kind: Kind::Archive {
+                map,
+                entries,
+                links,
+            },
         })
     }
 
@@ -150,8 +174,20 @@ impl Store {
                 }
                 Ok(Some(Cow::Owned(bytes)))
             }
-            Kind::Archive { map, entries } => {
-                let Some(&(start, size)) = entries.get(normalise(rel)) else {
+            Kind::Archive {
+                map,
+                entries,
+                links,
+            } => {
+                let mut name = normalise(rel);
+                // A few hops of links inside the archive, never out of it.
+                for _ in 0..8 {
+                    match links.get(name) {
+                        Some(t) => name = t,
+                        None => break,
+                    }
+                }
+                let Some(&(start, size)) = entries.get(name) else {
                     return Ok(None);
                 };
                 if size as u64 > limit {
