@@ -507,6 +507,7 @@ fn resolve_reads_a_catalog_image() {
         dir,
         &["resolve", "--catalog", "c=oci-archive:cat.tar", "--subscribe", "aws-load-balancer-operator"],
     );
+    assert_eq!(from_dir.code, 0, "{}", from_dir.stderr);
     assert_eq!(from_image.code, from_dir.code, "{}", from_image.stderr);
     assert_eq!(from_image.stdout, from_dir.stdout);
 }
