@@ -616,3 +616,39 @@ fn the_full_community_catalog_reads_as_an_image() {
     assert_eq!(b.code, a.code, "{}", b.stderr);
     assert!(a.stdout == b.stdout);
 }
+
+#[test]
+fn templates_find_bundles_in_bundle_and_catalog_images() {
+    if !tools("templates with images") {
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path();
+    bundle_image(dir);
+    let image = "quay.io/example/etcd-bundle:v0.9.2";
+    fs::write(
+        dir.join("basic.yaml"),
+        format!(
+            "schema: olm.template.basic\nentries:\n- schema: olm.package\n  name: etcd\n  defaultChannel: alpha\n- schema: olm.channel\n  package: etcd\n  name: alpha\n  entries:\n  - name: etcdoperator.v0.9.2\n- schema: olm.bundle\n  image: {image}\n"
+        ),
+    )
+    .unwrap();
+    let r = olmsat(
+        dir,
+        &["render-template", "basic.yaml", "--bundles-from", "docker-archive:bundle-d.tar", "-o", "json"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains(&format!("\"image\": \"{image}\"")), "{}", r.stdout);
+    assert!(r.stdout.contains("\"name\": \"etcdoperator.v0.9.2\""), "{}", r.stdout);
+    // The rendered catalog, saved as a catalog image, serves the same template.
+    let out = dir.join("out");
+    fs::create_dir_all(out.join("etcd")).unwrap();
+    fs::write(out.join("etcd/catalog.json"), &r.stdout).unwrap();
+    build(dir, "rendered", &[(&out, "/configs")], &[(CONFIGS_LABEL, "/configs")]);
+    let again = olmsat(
+        dir,
+        &["render-template", "basic.yaml", "--bundles-from", "oci:L:rendered", "-o", "json"],
+    );
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert!(again.stdout == r.stdout);
+}
