@@ -78,22 +78,46 @@ fn catalog_image(dir: &Path) {
         &[(&own(CATALOG), "/configs")],
         &[(CONFIGS_LABEL, "/configs")],
     );
-    run(dir, "skopeo", &["copy", "-q", "oci:L:cat", "oci-archive:cat.tar"]);
     run(
         dir,
         "skopeo",
-        &["copy", "-q", "oci:L:cat", "docker-archive:cat-d.tar:example.com/cat:v1"],
+        &["copy", "-q", "oci:L:cat", "oci-archive:cat.tar"],
+    );
+    run(
+        dir,
+        "skopeo",
+        &[
+            "copy",
+            "-q",
+            "oci:L:cat",
+            "docker-archive:cat-d.tar:example.com/cat:v1",
+        ],
     );
 }
 
 fn bundle_labels() -> Vec<(&'static str, &'static str)> {
     vec![
-        ("operators.operatorframework.io.bundle.mediatype.v1", "registry+v1"),
-        ("operators.operatorframework.io.bundle.manifests.v1", "manifests/"),
-        ("operators.operatorframework.io.bundle.metadata.v1", "metadata/"),
+        (
+            "operators.operatorframework.io.bundle.mediatype.v1",
+            "registry+v1",
+        ),
+        (
+            "operators.operatorframework.io.bundle.manifests.v1",
+            "manifests/",
+        ),
+        (
+            "operators.operatorframework.io.bundle.metadata.v1",
+            "metadata/",
+        ),
         ("operators.operatorframework.io.bundle.package.v1", "etcd"),
-        ("operators.operatorframework.io.bundle.channels.v1", "alpha,stable"),
-        ("operators.operatorframework.io.bundle.channel.default.v1", "alpha"),
+        (
+            "operators.operatorframework.io.bundle.channels.v1",
+            "alpha,stable",
+        ),
+        (
+            "operators.operatorframework.io.bundle.channel.default.v1",
+            "alpha",
+        ),
     ]
 }
 
@@ -103,7 +127,10 @@ fn bundle_image(dir: &Path) {
     build(
         dir,
         "bundle",
-        &[(&b.join("manifests"), "/manifests"), (&b.join("metadata"), "/metadata")],
+        &[
+            (&b.join("manifests"), "/manifests"),
+            (&b.join("metadata"), "/metadata"),
+        ],
         &bundle_labels(),
     );
     run(
@@ -130,10 +157,17 @@ fn a_catalog_image_reads_as_its_directory_in_every_transport() {
     let want = olmsat(dir, &["render", catalog.to_str().unwrap()]);
     assert_eq!(want.code, 0, "{}", want.stderr);
     let list = olmsat(dir, &["list", "bundles", catalog.to_str().unwrap()]);
-    for image in ["oci:L:cat", "oci-archive:cat.tar", "docker-archive:cat-d.tar"] {
+    for image in [
+        "oci:L:cat",
+        "oci-archive:cat.tar",
+        "docker-archive:cat-d.tar",
+    ] {
         let r = olmsat(dir, &["render", image]);
         assert_eq!(r.code, 0, "{image}: {}", r.stderr);
-        assert!(r.stdout == want.stdout, "{image}: render differs from the directory's");
+        assert!(
+            r.stdout == want.stdout,
+            "{image}: render differs from the directory's"
+        );
         let r = olmsat(dir, &["validate", image]);
         assert_eq!(r.code, 0, "{image}: {}{}", r.stdout, r.stderr);
         let r = olmsat(dir, &["list", "bundles", image]);
@@ -142,17 +176,35 @@ fn a_catalog_image_reads_as_its_directory_in_every_transport() {
     // The same catalog named in other commands.
     let r = olmsat(
         dir,
-        &["graph", "oci:L:cat", "--package", "aws-load-balancer-operator"],
+        &[
+            "graph",
+            "oci:L:cat",
+            "--package",
+            "aws-load-balancer-operator",
+        ],
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let r = olmsat(
         dir,
-        &["diff", catalog.to_str().unwrap(), "docker-archive:cat-d.tar:example.com/cat:v1"],
+        &[
+            "diff",
+            catalog.to_str().unwrap(),
+            "docker-archive:cat-d.tar:example.com/cat:v1",
+        ],
     );
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     // A layout directory holding one image is an image too.
     let one = tempfile::tempdir().unwrap();
-    run(dir, "skopeo", &["copy", "-q", "oci:L:cat", &format!("oci:{}:x", one.path().display())]);
+    run(
+        dir,
+        "skopeo",
+        &[
+            "copy",
+            "-q",
+            "oci:L:cat",
+            &format!("oci:{}:x", one.path().display()),
+        ],
+    );
     let r = olmsat(dir, &["validate", one.path().to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
@@ -220,7 +272,9 @@ fn diagnostics_name_the_image_and_the_path_inside_it() {
         .collect();
     assert!(!files.is_empty(), "{v}");
     assert!(
-        files.iter().all(|f| *f == "oci:L:bad!/configs/pkg/catalog.json"),
+        files
+            .iter()
+            .all(|f| *f == "oci:L:bad!/configs/pkg/catalog.json"),
         "{files:?}"
     );
     let r = olmsat(dir, &["validate", "oci:L:bad"]);
@@ -240,7 +294,10 @@ fn a_bundle_image_validates_and_renders_as_its_directory() {
     let dir = t.path();
     bundle_image(dir);
     let b = own(BUNDLE);
-    let on_disk = olmsat(dir, &["bundle", "validate", b.to_str().unwrap(), "-o", "json"]);
+    let on_disk = olmsat(
+        dir,
+        &["bundle", "validate", b.to_str().unwrap(), "-o", "json"],
+    );
     let in_image = olmsat(dir, &["bundle", "validate", "oci:L:bundle", "-o", "json"]);
     assert_eq!(in_image.code, on_disk.code, "{}", in_image.stderr);
     let messages = |r: &Run| -> Vec<String> {
@@ -258,13 +315,23 @@ fn a_bundle_image_validates_and_renders_as_its_directory() {
     let (disk, image) = (messages(&on_disk), messages(&in_image));
     let added: Vec<&String> = image.iter().filter(|m| !disk.contains(m)).collect();
     assert_eq!(added.len(), 3, "{added:?}");
-    assert!(added.iter().all(|m| m.contains("is not in annotations.yaml")), "{added:?}");
+    assert!(
+        added
+            .iter()
+            .all(|m| m.contains("is not in annotations.yaml")),
+        "{added:?}"
+    );
     assert!(disk.iter().all(|m| image.contains(m)));
 
     // Rendered: the bundle's blob, with the image it was saved as.
     let want = olmsat(
         dir,
-        &["render", b.to_str().unwrap(), "--image-ref-template", "quay.io/example/etcd-bundle:v0.9.2"],
+        &[
+            "render",
+            b.to_str().unwrap(),
+            "--image-ref-template",
+            "quay.io/example/etcd-bundle:v0.9.2",
+        ],
     );
     assert_eq!(want.code, 0, "{}", want.stderr);
     let r = olmsat(dir, &["render", "docker-archive:bundle-d.tar"]);
@@ -284,9 +351,18 @@ fn a_bundle_image_validates_and_renders_as_its_directory() {
     );
     let r = olmsat(
         dir,
-        &["render", "oci:L:bundle", "--image-ref-template", "quay.io/x/b:1"],
+        &[
+            "render",
+            "oci:L:bundle",
+            "--image-ref-template",
+            "quay.io/x/b:1",
+        ],
     );
-    assert!(r.stdout.contains("\"image\": \"quay.io/x/b:1\""), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("\"image\": \"quay.io/x/b:1\""),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]
@@ -302,7 +378,10 @@ fn labels_that_disagree_with_annotations_are_reported() {
     build(
         dir,
         "bundle",
-        &[(&b.join("manifests"), "/manifests"), (&b.join("metadata"), "/metadata")],
+        &[
+            (&b.join("manifests"), "/manifests"),
+            (&b.join("metadata"), "/metadata"),
+        ],
         &labels,
     );
     let r = olmsat(dir, &["bundle", "validate", "oci:L:bundle"]);
@@ -330,15 +409,49 @@ fn whiteouts_delete_and_replace_files_across_layers() {
     }
     let newer = dir.join("newer.json");
     fs::write(&newer, package("b", "2.0.0")).unwrap();
-    build(dir, "w", &[(&two, "/configs")], &[(CONFIGS_LABEL, "/configs")]);
-    run(dir, "umoci", &["insert", "--image", "L:w", "--whiteout", "/configs/a"]);
-    run(dir, "umoci", &["insert", "--image", "L:w", newer.to_str().unwrap(), "/configs/b/catalog.json"]);
+    build(
+        dir,
+        "w",
+        &[(&two, "/configs")],
+        &[(CONFIGS_LABEL, "/configs")],
+    );
+    run(
+        dir,
+        "umoci",
+        &["insert", "--image", "L:w", "--whiteout", "/configs/a"],
+    );
+    run(
+        dir,
+        "umoci",
+        &[
+            "insert",
+            "--image",
+            "L:w",
+            newer.to_str().unwrap(),
+            "/configs/b/catalog.json",
+        ],
+    );
     // An opaque directory: only what this layer puts in /configs/c is left.
     let c = dir.join("c");
     fs::create_dir_all(&c).unwrap();
     fs::write(c.join("catalog.json"), package("c", "3.0.0")).unwrap();
-    run(dir, "umoci", &["insert", "--image", "L:w", "--opaque", c.to_str().unwrap(), "/configs/c"]);
-    run(dir, "skopeo", &["copy", "-q", "oci:L:w", "docker-archive:w.tar"]);
+    run(
+        dir,
+        "umoci",
+        &[
+            "insert",
+            "--image",
+            "L:w",
+            "--opaque",
+            c.to_str().unwrap(),
+            "/configs/c",
+        ],
+    );
+    run(
+        dir,
+        "skopeo",
+        &["copy", "-q", "oci:L:w", "docker-archive:w.tar"],
+    );
     for image in ["oci:L:w", "docker-archive:w.tar"] {
         let r = olmsat(dir, &["list", "bundles", image]);
         assert_eq!(r.code, 0, "{image}: {}", r.stderr);
@@ -385,9 +498,23 @@ fn a_multi_platform_index_is_read_for_the_platform_asked_for() {
         fs::create_dir_all(d.join("p")).unwrap();
         fs::write(d.join("p/catalog.json"), package("p", v)).unwrap();
     }
-    build(dir, "amd", &[(&amd, "/configs")], &[(CONFIGS_LABEL, "/configs")]);
-    build(dir, "arm", &[(&arm, "/configs")], &[(CONFIGS_LABEL, "/configs")]);
-    run(dir, "umoci", &["config", "--image", "L:arm", "--architecture", "arm64"]);
+    build(
+        dir,
+        "amd",
+        &[(&amd, "/configs")],
+        &[(CONFIGS_LABEL, "/configs")],
+    );
+    build(
+        dir,
+        "arm",
+        &[(&arm, "/configs")],
+        &[(CONFIGS_LABEL, "/configs")],
+    );
+    run(
+        dir,
+        "umoci",
+        &["config", "--image", "L:arm", "--architecture", "arm64"],
+    );
     // The distribution's tools write no multi-platform index: write one over
     // their manifests, as the image index of a multi-arch catalog is.
     let mut entries = Vec::new();
@@ -424,16 +551,38 @@ fn a_multi_platform_index_is_read_for_the_platform_asked_for() {
         "{}",
         r.stderr
     );
-    let r = olmsat(dir, &["list", "bundles", "oci:L:multi", "--platform", "linux/arm64"]);
+    let r = olmsat(
+        dir,
+        &[
+            "list",
+            "bundles",
+            "oci:L:multi",
+            "--platform",
+            "linux/arm64",
+        ],
+    );
     assert!(r.stdout.contains("p.v2.0.0"), "{}{}", r.stdout, r.stderr);
-    let r = olmsat(dir, &["list", "bundles", "oci:L:multi", "--platform", "linux/s390x"]);
+    let r = olmsat(
+        dir,
+        &[
+            "list",
+            "bundles",
+            "oci:L:multi",
+            "--platform",
+            "linux/s390x",
+        ],
+    );
     assert_eq!(r.code, 2);
     assert!(
-        r.stderr.contains("no image for platform linux/s390x; the index has: linux/amd64, linux/arm64"),
+        r.stderr
+            .contains("no image for platform linux/s390x; the index has: linux/amd64, linux/arm64"),
         "{}",
         r.stderr
     );
-    let r = olmsat(dir, &["list", "bundles", "oci:L:multi", "--platform", "linux"]);
+    let r = olmsat(
+        dir,
+        &["list", "bundles", "oci:L:multi", "--platform", "linux"],
+    );
     assert_eq!(r.code, 2, "{}", r.stderr);
 }
 
@@ -455,20 +604,38 @@ fn names_pick_the_image_and_registry_references_are_refused() {
     bundle_image(dir);
     let r = olmsat(dir, &["validate", "oci:L"]);
     assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("oci:L: holds 2 images; name one with :REF (one of: cat, bundle)"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("oci:L: holds 2 images; name one with :REF (one of: cat, bundle)"),
+        "{}",
+        r.stderr
+    );
     let r = olmsat(dir, &["validate", "L"]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     let r = olmsat(dir, &["validate", "oci:L:nope"]);
     assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("no image named \"nope\"; the images are: cat, bundle"), "{}", r.stderr);
-    let r = olmsat(dir, &["validate", "docker-archive:cat-d.tar:example.com/cat:v2"]);
+    assert!(
+        r.stderr
+            .contains("no image named \"nope\"; the images are: cat, bundle"),
+        "{}",
+        r.stderr
+    );
+    let r = olmsat(
+        dir,
+        &["validate", "docker-archive:cat-d.tar:example.com/cat:v2"],
+    );
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("@0 (example.com/cat:v1)"), "{}", r.stderr);
     let r = olmsat(dir, &["validate", "docker-archive:cat-d.tar:@0"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let r = olmsat(dir, &["validate", "oci:L:bundle"]);
     assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("a bundle image, where a catalog is expected"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("a bundle image, where a catalog is expected"),
+        "{}",
+        r.stderr
+    );
     let r = olmsat(dir, &["validate", "quay.io/operatorhubio/catalog:latest"]);
     assert_eq!(r.code, 2);
     assert!(
@@ -478,10 +645,20 @@ fn names_pick_the_image_and_registry_references_are_refused() {
     );
     let r = olmsat(
         dir,
-        &["resolve", "--catalog", "c=quay.io/x/y:1", "--subscribe", "aws-load-balancer-operator"],
+        &[
+            "resolve",
+            "--catalog",
+            "c=quay.io/x/y:1",
+            "--subscribe",
+            "aws-load-balancer-operator",
+        ],
     );
     assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(r.stderr.contains("olmsat does not pull images"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("olmsat does not pull images"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
@@ -505,7 +682,13 @@ fn resolve_reads_a_catalog_image() {
     );
     let from_image = olmsat(
         dir,
-        &["resolve", "--catalog", "c=oci-archive:cat.tar", "--subscribe", "aws-load-balancer-operator"],
+        &[
+            "resolve",
+            "--catalog",
+            "c=oci-archive:cat.tar",
+            "--subscribe",
+            "aws-load-balancer-operator",
+        ],
     );
     assert_eq!(from_dir.code, 0, "{}", from_dir.stderr);
     assert_eq!(from_image.code, from_dir.code, "{}", from_image.stderr);
@@ -514,7 +697,9 @@ fn resolve_reads_a_catalog_image() {
 
 /// Overwrite the blob a descriptor of `L/index.json` names with `edit` of it.
 fn edit_blob(dir: &Path, digest: &str, edit: impl FnOnce(&mut Vec<u8>)) {
-    let p = dir.join("L/blobs/sha256").join(digest.trim_start_matches("sha256:"));
+    let p = dir
+        .join("L/blobs/sha256")
+        .join(digest.trim_start_matches("sha256:"));
     let mut bytes = fs::read(&p).unwrap();
     edit(&mut bytes);
     let _ = fs::set_permissions(&p, std::os::unix::fs::PermissionsExt::from_mode(0o644));
@@ -530,7 +715,10 @@ fn hostile_images_are_clear_errors() {
     let dir = t.path();
     catalog_image(dir);
     let listing = |d: &Path| -> Vec<PathBuf> {
-        let mut v: Vec<PathBuf> = fs::read_dir(d).unwrap().map(|e| e.unwrap().path()).collect();
+        let mut v: Vec<PathBuf> = fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
         v.sort();
         v
     };
@@ -539,7 +727,11 @@ fn hostile_images_are_clear_errors() {
     // A blob whose content is not its digest.
     let d = descriptor(dir, "cat");
     let manifest: Value = serde_json::from_slice(
-        &fs::read(dir.join("L/blobs/sha256").join(&d["digest"].as_str().unwrap()[7..])).unwrap(),
+        &fs::read(
+            dir.join("L/blobs/sha256")
+                .join(&d["digest"].as_str().unwrap()[7..]),
+        )
+        .unwrap(),
     )
     .unwrap();
     let layer = manifest["layers"][0]["digest"].as_str().unwrap().to_owned();
@@ -551,7 +743,9 @@ fn hostile_images_are_clear_errors() {
     let r = olmsat(dir, &["validate", "oci:L:cat"]);
     assert_eq!(r.code, 2);
     assert!(
-        r.stderr.contains(&format!("oci:L:cat: blob {layer}: its content has digest sha256:")),
+        r.stderr.contains(&format!(
+            "oci:L:cat: blob {layer}: its content has digest sha256:"
+        )),
         "{}",
         r.stderr
     );
@@ -559,7 +753,11 @@ fn hostile_images_are_clear_errors() {
     edit_blob(dir, &layer, |b| b.truncate(b.len() / 2));
     let r = olmsat(dir, &["validate", "oci:L:cat"]);
     assert_eq!(r.code, 2);
-    assert!(r.stderr.contains(&format!("blob {layer}: ")), "{}", r.stderr);
+    assert!(
+        r.stderr.contains(&format!("blob {layer}: ")),
+        "{}",
+        r.stderr
+    );
     fs::remove_dir_all(dir.join("L")).unwrap();
     fs::rename(dir.join("L.orig"), dir.join("L")).unwrap();
 
@@ -568,7 +766,11 @@ fn hostile_images_are_clear_errors() {
     fs::write(dir.join("cut.tar"), &bytes[..bytes.len() / 3]).unwrap();
     let r = olmsat(dir, &["validate", "oci-archive:cut.tar"]);
     assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(r.stderr.starts_with("olmsat: oci-archive:cut.tar: "), "{}", r.stderr);
+    assert!(
+        r.stderr.starts_with("olmsat: oci-archive:cut.tar: "),
+        "{}",
+        r.stderr
+    );
 
     // Layers that reach outside the root, added verbatim by umoci.
     let evil = dir.join("evil");
@@ -610,7 +812,12 @@ fn the_full_community_catalog_reads_as_an_image() {
     let t = tempfile::tempdir().unwrap();
     let dir = t.path();
     let catalog = full.join("fbc/community-operators-prod/catalogs/v4.20");
-    build(dir, "c", &[(&catalog, "/configs")], &[(CONFIGS_LABEL, "/configs")]);
+    build(
+        dir,
+        "c",
+        &[(&catalog, "/configs")],
+        &[(CONFIGS_LABEL, "/configs")],
+    );
     let a = olmsat(dir, &["list", "bundles", catalog.to_str().unwrap()]);
     let b = olmsat(dir, &["list", "bundles", "oci:L:c"]);
     assert_eq!(b.code, a.code, "{}", b.stderr);
@@ -635,19 +842,46 @@ fn templates_find_bundles_in_bundle_and_catalog_images() {
     .unwrap();
     let r = olmsat(
         dir,
-        &["render-template", "basic.yaml", "--bundles-from", "docker-archive:bundle-d.tar", "-o", "json"],
+        &[
+            "render-template",
+            "basic.yaml",
+            "--bundles-from",
+            "docker-archive:bundle-d.tar",
+            "-o",
+            "json",
+        ],
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stdout.contains(&format!("\"image\": \"{image}\"")), "{}", r.stdout);
-    assert!(r.stdout.contains("\"name\": \"etcdoperator.v0.9.2\""), "{}", r.stdout);
+    assert!(
+        r.stdout.contains(&format!("\"image\": \"{image}\"")),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("\"name\": \"etcdoperator.v0.9.2\""),
+        "{}",
+        r.stdout
+    );
     // The rendered catalog, saved as a catalog image, serves the same template.
     let out = dir.join("out");
     fs::create_dir_all(out.join("etcd")).unwrap();
     fs::write(out.join("etcd/catalog.json"), &r.stdout).unwrap();
-    build(dir, "rendered", &[(&out, "/configs")], &[(CONFIGS_LABEL, "/configs")]);
+    build(
+        dir,
+        "rendered",
+        &[(&out, "/configs")],
+        &[(CONFIGS_LABEL, "/configs")],
+    );
     let again = olmsat(
         dir,
-        &["render-template", "basic.yaml", "--bundles-from", "oci:L:rendered", "-o", "json"],
+        &[
+            "render-template",
+            "basic.yaml",
+            "--bundles-from",
+            "oci:L:rendered",
+            "-o",
+            "json",
+        ],
     );
     assert_eq!(again.code, 0, "{}", again.stderr);
     assert!(again.stdout == r.stdout);

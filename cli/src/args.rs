@@ -30,7 +30,9 @@ pub struct Cli {
 }
 
 /// A `--platform` value.
-fn parse_platform(text: &str) -> Result<olmsat_graph::image::Platform, olmsat_graph::image::ImageError> {
+fn parse_platform(
+    text: &str,
+) -> Result<olmsat_graph::image::Platform, olmsat_graph::image::ImageError> {
     olmsat_graph::image::Platform::parse(text)
 }
 

@@ -111,9 +111,10 @@ pub fn read(image: &Image) -> Result<BundleDir, ImageError> {
     let mut dir = read_bundle_files(PathBuf::from(format!("{}!/", image.name)), &files);
     let mut problems = Vec::new();
     let inside = |rel: &str| {
-        [manifests, metadata]
-            .iter()
-            .any(|d| rel.strip_prefix(d.as_str()).is_some_and(|r| r.starts_with('/')))
+        [manifests, metadata].iter().any(|d| {
+            rel.strip_prefix(d.as_str())
+                .is_some_and(|r| r.starts_with('/'))
+        })
     };
     let skipped = |rel: &str, why: &str| {
         Diagnostic::new(Rule::ImageEntrySkipped, format!("skipped: {why}"))

@@ -146,7 +146,9 @@ pub enum ImageError {
         why: String,
     },
     /// A documented limit was passed.
-    #[error("{image}: {what} passes the limit of {limit} {unit} olmsat reads (see docs/images.md)")]
+    #[error(
+        "{image}: {what} passes the limit of {limit} {unit} olmsat reads (see docs/images.md)"
+    )]
     Limit {
         /// The image.
         image: String,

@@ -237,7 +237,9 @@ impl<R: Read> Read for Padded<R> {
             self.end.set(Some(self.read));
             self.zeros = (512 - self.read % 512) % 512 + 1024;
         }
-        let n = buf.len().min(usize::try_from(self.zeros).unwrap_or(usize::MAX));
+        let n = buf
+            .len()
+            .min(usize::try_from(self.zeros).unwrap_or(usize::MAX));
         buf[..n].fill(0);
         self.zeros -= n as u64;
         Ok(n)
@@ -354,7 +356,9 @@ impl LayerReader<'_> {
                 return Err(ImageError::BlobMismatch {
                     image: image.to_owned(),
                     digest: digest.to_owned(),
-                    what: format!("its tar has digest {got}, where the config's diff_ids say {want}"),
+                    what: format!(
+                        "its tar has digest {got}, where the config's diff_ids say {want}"
+                    ),
                 });
             }
         }
@@ -597,7 +601,10 @@ fn read_entries<R: Read>(
         if content_end > end {
             return Err(Failure::Io(io::Error::new(
                 io::ErrorKind::UnexpectedEof,
-                format!("the last entry's content ends {} bytes past the end of the layer", content_end - end),
+                format!(
+                    "the last entry's content ends {} bytes past the end of the layer",
+                    content_end - end
+                ),
             )));
         }
     }
@@ -699,7 +706,10 @@ pub(crate) mod tests {
             ]
         );
         assert!(t.is_dir("configs/a"));
-        assert_eq!(t.children("configs"), [("a".into(), true), ("c".into(), true)]);
+        assert_eq!(
+            t.children("configs"),
+            [("a".into(), true), ("c".into(), true)]
+        );
     }
 
     #[test]
@@ -719,7 +729,10 @@ pub(crate) mod tests {
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
         gz.write_all(&plain).unwrap();
         let gz = gz.finish().unwrap();
-        let zst = ruzstd::encoding::compress_to_vec(&plain[..], ruzstd::encoding::CompressionLevel::Fastest);
+        let zst = ruzstd::encoding::compress_to_vec(
+            &plain[..],
+            ruzstd::encoding::CompressionLevel::Fastest,
+        );
         for layer in [plain, gz, zst] {
             let t = read(&[layer], &Limits::default()).unwrap();
             assert_eq!(
@@ -734,7 +747,10 @@ pub(crate) mod tests {
         for (entries, needle) in [
             (vec![("../etc/passwd", Some("x"))], "\"..\" component"),
             (vec![("a/../../x", Some("x"))], "\"..\" component"),
-            (vec![("a/link", Some("->../../etc/passwd"))], "outside the image's root"),
+            (
+                vec![("a/link", Some("->../../etc/passwd"))],
+                "outside the image's root",
+            ),
         ] {
             let e = read(&[tar_of(&entries, true)], &Limits::default())
                 .unwrap_err()
@@ -742,7 +758,11 @@ pub(crate) mod tests {
             assert!(e.contains(needle) && e.contains("entry"), "{e}");
         }
         // Absolute symbolic links stay inside the image's root.
-        read(&[tar_of(&[("a/l", Some("->/etc/x"))], true)], &Limits::default()).unwrap();
+        read(
+            &[tar_of(&[("a/l", Some("->/etc/x"))], true)],
+            &Limits::default(),
+        )
+        .unwrap();
     }
 
     #[test]
@@ -758,7 +778,10 @@ pub(crate) mod tests {
             ..Limits::default()
         };
         let e = read(&[gz], &small).unwrap_err().to_string();
-        assert!(e.contains("decompressed passes the limit of 50000 bytes"), "{e}");
+        assert!(
+            e.contains("decompressed passes the limit of 50000 bytes"),
+            "{e}"
+        );
         let few = Limits {
             entries: 1,
             ..Limits::default()
@@ -766,7 +789,10 @@ pub(crate) mod tests {
         let e = read(&[tar_of(&[("a", Some("")), ("b", Some(""))], true)], &few)
             .unwrap_err()
             .to_string();
-        assert!(e.contains("entry count of the image's layers passes the limit of 1 entries"), "{e}");
+        assert!(
+            e.contains("entry count of the image's layers passes the limit of 1 entries"),
+            "{e}"
+        );
     }
 
     #[test]

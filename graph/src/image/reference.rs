@@ -225,7 +225,10 @@ mod tests {
         let s = spec("docker-archive:img.tar:quay.io/x/y:v1");
         assert_eq!(s.transport, Transport::DockerArchive);
         assert_eq!(s.selector, Some(Selector::Name("quay.io/x/y:v1".into())));
-        assert_eq!(spec("docker-archive:a.tar:@1").selector, Some(Selector::Index(1)));
+        assert_eq!(
+            spec("docker-archive:a.tar:@1").selector,
+            Some(Selector::Index(1))
+        );
         assert_eq!(spec("oci-archive:a.tar").selector, None);
         assert_eq!(spec("oci-archive:a.tar").to_string(), "oci-archive:a.tar");
         assert_eq!(spec("oci:d:r").to_string(), "oci:d:r");
@@ -233,7 +236,12 @@ mod tests {
 
     #[test]
     fn malformed_transports_are_errors() {
-        for t in ["oci:", "oci-archive::x", "docker-archive:a.tar:@x", "oci:d:"] {
+        for t in [
+            "oci:",
+            "oci-archive::x",
+            "docker-archive:a.tar:@x",
+            "oci:d:",
+        ] {
             assert!(
                 matches!(ImageSpec::parse(t), Err(ImageError::Malformed { .. })),
                 "{t}"

@@ -98,7 +98,8 @@ pub(crate) fn oci(
         limits.document_bytes,
         " (not an OCI image layout; save one with skopeo copy ... oci:DIR)",
     )?;
-    let index = ImageIndex::from_reader(&bytes[..]).map_err(|e| doc_err(image, "index", "index.json", e))?;
+    let index = ImageIndex::from_reader(&bytes[..])
+        .map_err(|e| doc_err(image, "index", "index.json", e))?;
     let all = index.manifests();
     let candidates: Vec<&Descriptor> = match selector {
         None => all.iter().collect(),
@@ -221,8 +222,8 @@ fn resolve(
     } else if MANIFEST_TYPES.contains(&media.as_str()) {
         false
     } else {
-        let v: serde_json::Value = serde_json::from_slice(&bytes)
-            .map_err(|e| doc_err(image, "manifest", &digest, e))?;
+        let v: serde_json::Value =
+            serde_json::from_slice(&bytes).map_err(|e| doc_err(image, "manifest", &digest, e))?;
         if v.get("manifests").is_some() {
             true
         } else if v.get("layers").is_some() {
@@ -318,8 +319,7 @@ fn digest_in_name(path: &str) -> Option<String> {
         .strip_suffix(".json")
         .or_else(|| base.strip_suffix(".tar"))
         .unwrap_or(base);
-    (hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
-        .then(|| format!("sha256:{hex}"))
+    (hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit())).then(|| format!("sha256:{hex}"))
 }
 
 /// The image of a docker-archive `selector` names.

@@ -134,9 +134,7 @@ impl Store {
             let start = usize::try_from(entry.raw_file_position()).unwrap_or(usize::MAX);
             let size = usize::try_from(entry.size()).unwrap_or(usize::MAX);
             if start.checked_add(size).is_none_or(|end| end > map.len()) {
-                return Err(bad(format!(
-                    "entry {name:?} runs past the end of the file"
-                )));
+                return Err(bad(format!("entry {name:?} runs past the end of the file")));
             }
             entries.insert(normalise(&name).to_owned(), (start, size));
         }
@@ -208,12 +206,7 @@ impl Store {
     }
 
     /// A file that must be there.
-    pub fn required(
-        &self,
-        rel: &str,
-        limit: u64,
-        hint: &str,
-    ) -> Result<Cow<'_, [u8]>, ImageError> {
+    pub fn required(&self, rel: &str, limit: u64, hint: &str) -> Result<Cow<'_, [u8]>, ImageError> {
         self.file(rel, limit)?.ok_or_else(|| ImageError::Missing {
             image: self.image.clone(),
             what: rel.to_owned(),
@@ -316,7 +309,10 @@ mod tests {
         assert!(e.contains("5 bytes, where its descriptor says 6"), "{e}");
         std::fs::write(dir.join(&d[7..]), b"hellO").unwrap();
         let e = s.blob(&d, 5, 100).unwrap_err().to_string();
-        assert!(e.starts_with(&format!("oci:x: blob {d}: its content has digest")), "{e}");
+        assert!(
+            e.starts_with(&format!("oci:x: blob {d}: its content has digest")),
+            "{e}"
+        );
         assert!(matches!(
             s.blob("md5:00", 1, 100),
             Err(ImageError::UnsupportedDigest { .. })

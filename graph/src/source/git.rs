@@ -10,8 +10,8 @@ use rayon::prelude::*;
 
 use crate::diagnostic::{Diagnostic, Rule};
 use crate::load::{self, Loaded};
-use crate::source::ignore::{self, TreeFile};
 use crate::location::Location;
+use crate::source::ignore::{self, TreeFile};
 
 /// Why a Git input could not be read.
 #[derive(Debug, thiserror::Error)]

@@ -283,7 +283,10 @@ impl BundleSources {
         if let Kind::Catalog { .. } = image.kind {
             let sources = crate::image::catalog::sources(image).map_err(|e| e.to_string())?;
             let loaded = crate::load::load_sources(sources, &crate::load::Options::default());
-            self.push(Box::new(CatalogSource::new(image.name.clone(), loaded.config)));
+            self.push(Box::new(CatalogSource::new(
+                image.name.clone(),
+                loaded.config,
+            )));
             return Ok(loaded.diagnostics);
         }
         let dir = crate::image::bundle::read(image).map_err(|e| e.to_string())?;
