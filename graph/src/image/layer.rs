@@ -795,6 +795,30 @@ pub(crate) mod tests {
         );
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// Whatever an entry's path or a link's target, what is kept stays
+        /// inside the root: no `..`, no empty or `.` component, no leading `/`.
+        #[test]
+        fn paths_and_links_never_leave_the_root(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec!["a", "b", "..", ".", ""]), 0..8),
+            target in proptest::collection::vec(
+                proptest::sample::select(vec!["x", "..", ".", ""]), 0..8),
+        ) {
+            let raw = parts.join("/");
+            let inside = |p: &str| p.split('/').all(|c| !c.is_empty() && c != "." && c != "..");
+            if let Ok(Some(rel)) = entry_path(&raw) {
+                proptest::prop_assert!(inside(&rel), "{raw:?} -> {rel:?}");
+                let t = target.join("/");
+                if let Some(to) = link_target(&rel, &t) {
+                    proptest::prop_assert!(to.is_empty() || inside(&to), "{rel:?} -> {t:?} = {to:?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_layer_without_end_blocks_or_padding_reads() {
         let mut l = tar_of(&[("a", Some("12345"))], false);
