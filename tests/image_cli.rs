@@ -337,6 +337,24 @@ fn a_bundle_image_validates_and_renders_as_its_directory() {
     let r = olmsat(dir, &["render", "docker-archive:bundle-d.tar"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout == want.stdout, "{}", r.stdout);
+    run(
+        dir,
+        "skopeo",
+        &[
+            "copy",
+            "-q",
+            "oci:L:bundle",
+            "oci-archive:bundle.tar:quay.io/example/etcd-bundle:v0.9.2",
+        ],
+    );
+    let r = olmsat(dir, &["render", "oci-archive:bundle.tar"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout == want.stdout, "{}", r.stdout);
+    let r = olmsat(
+        dir,
+        &["bundle", "validate", "oci-archive:bundle.tar", "-o", "json"],
+    );
+    assert_eq!(messages(&r), image);
     let r = olmsat(dir, &["render", "oci:L:bundle", "-o", "json"]);
     let v: Value = serde_json::from_str(&r.stdout).unwrap();
     let image = v["image"].as_str().unwrap();
@@ -452,7 +470,12 @@ fn whiteouts_delete_and_replace_files_across_layers() {
         "skopeo",
         &["copy", "-q", "oci:L:w", "docker-archive:w.tar"],
     );
-    for image in ["oci:L:w", "docker-archive:w.tar"] {
+    run(
+        dir,
+        "skopeo",
+        &["copy", "-q", "oci:L:w", "oci-archive:w-oci.tar"],
+    );
+    for image in ["oci:L:w", "docker-archive:w.tar", "oci-archive:w-oci.tar"] {
         let r = olmsat(dir, &["list", "bundles", image]);
         assert_eq!(r.code, 0, "{image}: {}", r.stderr);
         let names: Vec<&str> = r
