@@ -21,8 +21,19 @@ pub struct Cli {
     /// wherever a template file is given in place of a catalog.
     #[arg(long = "bundles-from", value_name = "PATH", global = true)]
     pub bundles_from: Vec<PathBuf>,
+    /// The platform read from multi-platform catalog and bundle images
+    /// (OS/ARCH or OS/ARCH/VARIANT; default linux/amd64).
+    #[arg(long, global = true, value_name = "OS/ARCH", value_parser = parse_platform)]
+    pub platform: Option<olmsat_graph::image::Platform>,
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// A `--platform` value.
+fn parse_platform(
+    text: &str,
+) -> Result<olmsat_graph::image::Platform, olmsat_graph::image::ImageError> {
+    olmsat_graph::image::Platform::parse(text)
 }
 
 #[derive(Subcommand)]

@@ -20,11 +20,21 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// A note about an image read (the platform chosen), on standard error.
+fn print_note(text: &str) {
+    eprintln!("note: {text}");
+}
+
 fn main() -> ExitCode {
     process::start();
     let start = std::time::Instant::now();
     let cli = args::Cli::parse();
     cmd::template::set_bundles_from(cli.bundles_from.clone());
+    olmsat_graph::image::set_options(olmsat_graph::image::Options {
+        platform: cli.platform.clone().unwrap_or_default(),
+        ..Default::default()
+    });
+    olmsat_graph::image::set_note_sink(print_note);
     process::fit_to_input(cli.command.catalog_paths());
     let result = cmd::run(&cli.command);
     if cli.timings {

@@ -56,6 +56,8 @@ pub mod declcfg;
 pub mod diff;
 #[doc(hidden)]
 pub mod export;
+/// Catalog and bundle images read from disk (OCI layouts and archives).
+pub mod image;
 #[doc(hidden)]
 pub mod limits;
 #[doc(hidden)]

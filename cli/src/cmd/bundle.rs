@@ -9,6 +9,8 @@ use olmsat_graph::{
 };
 use serde::Serialize;
 
+use olmsat_graph::bundle::validate::validate_bundle;
+use olmsat_graph::image;
 use olmsat_graph::report::{Findings, Format};
 
 use crate::args::{BundleGenerateArgs, BundleInitArgs, BundleValidateArgs, MediaTypeArg};
@@ -40,13 +42,13 @@ struct JsonReport<'a> {
 
 /// The bundle directories named by `dirs`: each one itself, or, for a directory
 /// without `manifests/` that holds bundles below it, those bundles.
-fn expand(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, Box<dyn std::error::Error>> {
+fn expand(dirs: &[PathBuf], several: bool) -> Result<Vec<PathBuf>, Box<dyn std::error::Error>> {
     let mut out = Vec::new();
     for d in dirs {
         // Files among several arguments (a shell glob over a bundle tree):
         // skipped with a note. A lone file, or a path that does not exist, is
         // still an error.
-        if dirs.len() > 1 && d.exists() && !d.is_dir() {
+        if several && d.exists() && !d.is_dir() {
             eprintln!(
                 "olmsat: note: skipped {}: not a directory (bundle validate takes bundle directories)",
                 d.display()
@@ -65,6 +67,19 @@ fn expand(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, Box<dyn std::error::Error>> 
     Ok(out)
 }
 
+/// Validate a bundle image: its bundle directory, and its labels against its
+/// annotations.
+fn validate_image(image: &image::Image) -> Result<BundleReport, image::ImageError> {
+    let dir = image::bundle::read(image)?;
+    let mut report = validate_bundle(&dir);
+    let (errors, warnings): (Vec<_>, Vec<_>) = image::bundle::label_mismatches(image, &dir)
+        .into_iter()
+        .partition(|d| d.is_error());
+    report.errors.extend(errors);
+    report.warnings.extend(warnings);
+    Ok(report)
+}
+
 fn detected_from(r: &BundleReport) -> String {
     match &r.detection.source {
         DetectedBy::Annotation { key, location } => format!("annotation {key} at {location}"),
@@ -76,12 +91,37 @@ fn detected_from(r: &BundleReport) -> String {
 pub fn validate(cmd: &BundleValidateArgs) -> super::Outcome {
     let args = &cmd.report;
     let policy = args.policy()?;
-    let paths = expand(&cmd.dirs)?;
+    // Each argument: a bundle image, or the bundle directories it holds.
+    enum Work {
+        Image(image::Image),
+        Dirs(Vec<PathBuf>),
+    }
+    let several = cmd.dirs.len() > 1;
+    let mut work = Vec::new();
+    for d in &cmd.dirs {
+        match d.to_str().map(image::open_arg).transpose()?.flatten() {
+            Some(image) => work.push(Work::Image(image)),
+            None => work.push(Work::Dirs(expand(std::slice::from_ref(d), several)?)),
+        }
+    }
+    let count: usize = work
+        .iter()
+        .map(|w| match w {
+            Work::Image(_) => 1,
+            Work::Dirs(d) => d.len(),
+        })
+        .sum();
     let spinner = crate::progress::Progress::start(
-        &format!("validating {} bundle(s)", paths.len()),
+        &format!("validating {count} bundle(s)"),
         args.format() == Format::Text,
     );
-    let reports = validate_bundle_dirs(&paths)?;
+    let mut reports = Vec::new();
+    for w in work {
+        match w {
+            Work::Image(image) => reports.push(validate_image(&image)?),
+            Work::Dirs(paths) => reports.extend(validate_bundle_dirs(&paths)?),
+        }
+    }
     drop(spinner);
     // Each bundle's findings after the policy, in the bundles' order.
     let findings: Vec<Findings> = reports

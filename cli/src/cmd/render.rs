@@ -7,6 +7,10 @@ use olmsat_graph::{
     DeclarativeConfig, Diagnostic, Format, ImageTemplate, RenderOptions,
 };
 
+use olmsat_graph::bundle::render::render as render_bundle;
+use olmsat_graph::image;
+use olmsat_graph::load::load_sources;
+
 use crate::args::{MigrateLevel, RenderArgs, RenderFormat};
 use crate::output::{eprint_diagnostics, Exit};
 use crate::timings::timed;
@@ -41,7 +45,36 @@ pub fn run(args: &RenderArgs) -> super::Outcome {
     let mut diags: Vec<Diagnostic> = Vec::new();
     let mut bundle_warnings: Vec<Diagnostic> = Vec::new();
     for p in &args.paths {
-        if p.as_os_str() != "-" && is_bundle_dir(p) {
+        if let Some(img) = p.to_str().map(image::open_arg).transpose()?.flatten() {
+            if let image::Kind::Bundle { .. } = img.kind {
+                let dir = image::bundle::read(&img)?;
+                let mut opts = opts.clone();
+                if opts.image_template.is_none() {
+                    opts.image_template = Some(ImageTemplate::literal(&img.reference()));
+                }
+                let outcome = render_bundle(&dir, &opts);
+                bundle_warnings.extend(
+                    outcome
+                        .diagnostics
+                        .iter()
+                        .filter(|d| !d.is_error())
+                        .cloned(),
+                );
+                diags.extend(outcome.diagnostics);
+                config.bundles.extend(outcome.bundle);
+            } else {
+                let sources = image::catalog::sources(&img)?;
+                let loaded = timed("read+parse", || {
+                    load_sources(sources, &olmsat_graph::load::Options::default())
+                });
+                let mut read = loaded.config;
+                if opts.csv_metadata {
+                    migrate_to_csv_metadata(&mut read);
+                }
+                diags.extend(loaded.diagnostics);
+                config.merge(read);
+            }
+        } else if p.as_os_str() != "-" && is_bundle_dir(p) {
             let outcome = render_bundle_dir(p, &opts)?;
             bundle_warnings.extend(
                 outcome

@@ -161,6 +161,43 @@ pub fn is_bundle_dir(path: &Path) -> bool {
     path.join(MANIFESTS).is_dir() && path.join(METADATA).is_dir()
 }
 
+/// The files of a bundle directory, wherever they are: on disk, or in memory
+/// (the layers of a bundle image). Paths are relative to the bundle directory,
+/// `/`-separated.
+pub trait BundleFiles {
+    /// Whether `rel` is a directory.
+    fn is_dir(&self, rel: &str) -> bool;
+    /// Whether `rel` is a regular file.
+    fn is_file(&self, rel: &str) -> bool;
+    /// The entries of the directory `rel`, sorted by name bytes (the order Go's
+    /// `os.ReadDir` gives): each name and whether it is a directory.
+    fn entries(&self, rel: &str) -> std::io::Result<Vec<(String, bool)>>;
+    /// The text of the file `rel` (see [`yaml::read_text`]); `shown` is what
+    /// locations call it.
+    fn read_text(&self, rel: &str, shown: &Arc<str>) -> Result<String, Box<Diagnostic>>;
+}
+
+/// A bundle directory on disk.
+struct Disk<'a>(&'a Path);
+
+impl BundleFiles for Disk<'_> {
+    fn is_dir(&self, rel: &str) -> bool {
+        self.0.join(rel).is_dir()
+    }
+    fn is_file(&self, rel: &str) -> bool {
+        self.0.join(rel).is_file()
+    }
+    fn entries(&self, rel: &str) -> std::io::Result<Vec<(String, bool)>> {
+        Ok(sorted_entries(&self.0.join(rel))?
+            .into_iter()
+            .map(|(name, path)| (name, path.is_dir()))
+            .collect())
+    }
+    fn read_text(&self, rel: &str, shown: &Arc<str>) -> Result<String, Box<Diagnostic>> {
+        yaml::read_text(&self.0.join(rel), shown)
+    }
+}
+
 /// Read the bundle directory at `path`.
 pub fn read_bundle(path: &Path) -> Result<BundleDir, BundleError> {
     let meta = std::fs::metadata(path).map_err(|e| BundleError::io(path, e))?;
@@ -169,10 +206,16 @@ pub fn read_bundle(path: &Path) -> Result<BundleDir, BundleError> {
             path: path.to_path_buf(),
         });
     }
+    Ok(read_bundle_files(path.to_path_buf(), &Disk(path)))
+}
+
+/// Read a bundle directory whose files are `files`; `path` is what messages
+/// and locations call it (a file `rel` is shown as `path.join(rel)`).
+pub fn read_bundle_files(path: PathBuf, files: &dyn BundleFiles) -> BundleDir {
     let mut dir = BundleDir {
-        path: path.to_path_buf(),
-        has_manifests: path.join(MANIFESTS).is_dir(),
-        has_metadata: path.join(METADATA).is_dir(),
+        has_manifests: files.is_dir(MANIFESTS),
+        has_metadata: files.is_dir(METADATA),
+        path,
         manifests: Vec::new(),
         manifest_subdirs: Vec::new(),
         annotations: None,
@@ -182,49 +225,68 @@ pub fn read_bundle(path: &Path) -> Result<BundleDir, BundleError> {
         diagnostics: Vec::new(),
     };
     if dir.has_manifests {
-        read_manifests(&mut dir);
+        let (m, subdirs, diags) = manifest_files_in(&dir.path, MANIFESTS, files);
+        dir.manifests = m;
+        dir.manifest_subdirs = subdirs;
+        dir.diagnostics.extend(diags);
     }
     if dir.has_metadata {
-        read_metadata(&mut dir);
+        read_metadata(&mut dir, files);
     }
-    Ok(dir)
-}
-
-fn read_manifests(dir: &mut BundleDir) {
-    let (files, subdirs, diags) = read_manifest_files(&dir.path.join(MANIFESTS));
-    dir.manifests = files;
-    dir.manifest_subdirs = subdirs;
-    dir.diagnostics.extend(diags);
+    dir
 }
 
 /// The files of a directory of manifests (not recursive; dot files skipped),
 /// sorted by name, with every object they hold; the subdirectories found; and the
 /// problems met.
 pub fn read_manifest_files(mdir: &Path) -> (Vec<ManifestFile>, Vec<Location>, Vec<Diagnostic>) {
+    manifest_files_in(mdir, "", &Disk(mdir))
+}
+
+fn manifest_files_in(
+    root: &Path,
+    mdir: &str,
+    tree: &dyn BundleFiles,
+) -> (Vec<ManifestFile>, Vec<Location>, Vec<Diagnostic>) {
     let mut files = Vec::new();
     let mut subdirs = Vec::new();
     let mut diags = Vec::new();
-    let entries = match sorted_entries(mdir) {
+    let join = |name: &str| {
+        if mdir.is_empty() {
+            name.to_owned()
+        } else {
+            format!("{mdir}/{name}")
+        }
+    };
+    let shown_of = |rel: &str| -> Arc<str> {
+        if rel.is_empty() {
+            Arc::from(root.display().to_string())
+        } else {
+            Arc::from(root.join(rel).display().to_string())
+        }
+    };
+    let entries = match tree.entries(mdir) {
         Ok(e) => e,
         Err(e) => {
-            let loc = Location::new(Arc::from(mdir.display().to_string()), 0);
+            let loc = Location::new(shown_of(mdir), 0);
             diags.push(
                 Diagnostic::new(Rule::Unreadable, format!("cannot read directory: {e}")).at(&loc),
             );
             return (files, subdirs, diags);
         }
     };
-    for (name, path) in entries {
+    for (name, is_dir) in entries {
         if name.starts_with('.') {
             continue;
         }
-        let shown: Arc<str> = Arc::from(path.display().to_string());
+        let rel = join(&name);
+        let shown = shown_of(&rel);
         let location = Location::new(shown.clone(), 0);
-        if path.is_dir() {
+        if is_dir {
             subdirs.push(location);
             continue;
         }
-        match yaml::read_text(&path, &shown) {
+        match tree.read_text(&rel, &shown) {
             Ok(text) => {
                 let (file, mut d) = manifest_file(name, &shown, &text);
                 diags.append(&mut d);
@@ -296,15 +358,13 @@ fn sorted_entries(path: &Path) -> std::io::Result<Vec<(String, PathBuf)>> {
     Ok(out)
 }
 
-/// The first of `names` that exists in `dir`.
-fn find_file(dir: &Path, names: &[&str]) -> Option<PathBuf> {
-    names.iter().map(|n| dir.join(n)).find(|p| p.is_file())
-}
-
-fn read_meta(dir: &mut BundleDir, names: &[&str]) -> Option<MetaFile> {
-    let path = find_file(&dir.path.join(METADATA), names)?;
-    let shown: Arc<str> = Arc::from(path.display().to_string());
-    let text = match yaml::read_text(&path, &shown) {
+fn read_meta(dir: &mut BundleDir, files: &dyn BundleFiles, names: &[&str]) -> Option<MetaFile> {
+    let rel = names
+        .iter()
+        .map(|n| format!("{METADATA}/{n}"))
+        .find(|r| files.is_file(r))?;
+    let shown: Arc<str> = Arc::from(dir.path.join(&rel).display().to_string());
+    let text = match files.read_text(&rel, &shown) {
         Ok(t) => t,
         Err(d) => {
             dir.diagnostics.push(*d);
@@ -323,23 +383,23 @@ fn read_meta(dir: &mut BundleDir, names: &[&str]) -> Option<MetaFile> {
     }
 }
 
-fn read_metadata(dir: &mut BundleDir) {
-    if let Some(m) = read_meta(dir, &["annotations.yaml", "annotations.yml"]) {
+fn read_metadata(dir: &mut BundleDir, files: &dyn BundleFiles) {
+    if let Some(m) = read_meta(dir, files, &["annotations.yaml", "annotations.yml"]) {
         let (a, diags) = Annotations::from_meta(&m);
         dir.diagnostics.extend(diags);
         dir.annotations = Some(a);
     }
-    if let Some(m) = read_meta(dir, &["dependencies.yaml", "dependencies.yml"]) {
+    if let Some(m) = read_meta(dir, files, &["dependencies.yaml", "dependencies.yml"]) {
         let (l, diags) = metadata::entries(&m, metadata::DEPENDENCIES_KEY);
         dir.diagnostics.extend(diags);
         dir.dependencies = Some(l);
     }
-    if let Some(m) = read_meta(dir, &["properties.yaml", "properties.yml"]) {
+    if let Some(m) = read_meta(dir, files, &["properties.yaml", "properties.yml"]) {
         let (l, diags) = metadata::entries(&m, metadata::PROPERTIES_KEY);
         dir.diagnostics.extend(diags);
         dir.properties = Some(l);
     }
-    dir.bundle_yaml = read_meta(dir, &["bundle.yaml", "bundle.yml"]);
+    dir.bundle_yaml = read_meta(dir, files, &["bundle.yaml", "bundle.yml"]);
 }
 
 /// Find the bundle directories under `root`, recursively: every directory that has

@@ -110,6 +110,13 @@ impl ImageTemplate {
         Ok(ImageTemplate { pieces })
     }
 
+    /// A template that is `text` itself (an image reference, braces and all).
+    pub fn literal(text: &str) -> ImageTemplate {
+        ImageTemplate {
+            pieces: vec![Piece::Text(text.to_owned())],
+        }
+    }
+
     /// Fill in the template.
     pub fn expand(&self, package: &str, name: &str, version: &str) -> String {
         self.pieces

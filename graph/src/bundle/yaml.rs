@@ -57,7 +57,14 @@ pub fn read_text(path: &Path, name: &Arc<str>) -> Result<String, Box<Diagnostic>
     let bytes = std::fs::read(path).map_err(|e| {
         Box::new(Diagnostic::new(Rule::Unreadable, format!("cannot read file: {e}")).at(&loc))
     })?;
-    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    text_of(&bytes, name)
+}
+
+/// The bytes of a file as text: valid UTF-8 (a leading BOM is dropped), no
+/// NUL bytes. `name` is what locations show.
+pub fn text_of(bytes: &[u8], name: &Arc<str>) -> Result<String, Box<Diagnostic>> {
+    let loc = Location::new(name.clone(), 0);
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     match std::str::from_utf8(body) {
         Ok(text) => {
             if let Some(pos) = text.find('\0') {

@@ -79,6 +79,9 @@ pub enum LoadError {
         /// The path (or name) given.
         path: String,
     },
+    /// The input names an image that cannot be read (or a registry).
+    #[error(transparent)]
+    Image(#[from] crate::image::ImageError),
 }
 
 /// What loading produced: every blob that could be read, and every problem found.

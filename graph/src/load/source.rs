@@ -96,10 +96,18 @@ impl<'a> Sources<'a> {
 impl Sources<'static> {
     /// The files of a catalog path: a directory (walked: every file but
     /// `.indexignore` files and those they exclude, sorted by path), one file,
-    /// or `-` (standard input, named `<stdin>`).
+    /// `-` (standard input, named `<stdin>`), or a catalog image on disk
+    /// (`oci:DIR[:REF]`, `oci-archive:FILE[:REF]`, `docker-archive:FILE[:REF]`,
+    /// a directory holding an `oci-layout` file; see [`crate::image`]), read
+    /// with the [image options](crate::image::options) set.
     pub fn from_path(path: &Path) -> Result<Self, LoadError> {
         if path.as_os_str() == "-" {
             return Self::stdin();
+        }
+        if let Some(text) = path.to_str() {
+            if let Some(image) = crate::image::open_arg(text)? {
+                return Ok(crate::image::catalog::sources(&image)?);
+            }
         }
         let meta = std::fs::metadata(path).map_err(|source| LoadError::Io {
             path: path.display().to_string(),

@@ -403,6 +403,15 @@ rules! {
     InvalidIgnoreFile = "invalid-ignore-file", Error,
         "An .indexignore file holds a pattern that cannot be read.",
         "Fix the pattern (gitignore syntax) in the .indexignore file.";
+    // Images read from disk.
+    /// An entry of an image layer that is not read (a device, a link).
+    ImageEntrySkipped = "image-entry-skipped", Warning,
+        "An entry of the image (a device file, a named pipe, a symbolic link) is not read.",
+        "Put the files themselves into the catalog or bundle directory of the image.";
+    /// A bundle image's label disagrees with its annotations.yaml.
+    ImageLabelMismatch = "image-label-mismatch", Error,
+        "A bundle image's label disagrees with the same key in metadata/annotations.yaml.",
+        "Build the image with the labels of metadata/annotations.yaml (operator-sdk and opm generate both).";
     // Rendering templates.
     /// A semver template's package is written without its icon.
     TemplateIconMissing = "template-icon-missing", Warning,

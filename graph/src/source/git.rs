@@ -6,13 +6,12 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use ignore::gitignore::{Gitignore, GitignoreBuilder};
-use ignore::Match;
 use rayon::prelude::*;
 
 use crate::diagnostic::{Diagnostic, Rule};
-use crate::load::{self, Loaded, IGNORE_FILE};
+use crate::load::{self, Loaded};
 use crate::location::Location;
+use crate::source::ignore::{self, TreeFile};
 
 /// Why a Git input could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -65,6 +64,15 @@ pub enum GitError {
 struct File {
     rel: String,
     data: Vec<u8>,
+}
+
+impl TreeFile for File {
+    fn rel(&self) -> &str {
+        &self.rel
+    }
+    fn data(&self) -> &[u8] {
+        &self.data
+    }
 }
 
 /// Load the catalog at `path` of revision `rev` of the repository that
@@ -130,7 +138,7 @@ pub fn load(dir: &Path, rev: &str, path: &str) -> Result<Loaded, GitError> {
             });
         }
     }
-    let files = apply_ignore_files(files, &mut diagnostics, &name);
+    let files = ignore::apply(files, &mut diagnostics, &name);
     let mut out = Loaded {
         files: files.len(),
         ..Loaded::default()
@@ -194,58 +202,4 @@ fn collect(
     }
     files.sort_by(|a, b| a.rel.cmp(&b.rel));
     Ok(())
-}
-
-/// Drop the files that `.indexignore` files exclude (each applies to its
-/// directory and below), and the ignore files themselves.
-fn apply_ignore_files(
-    files: Vec<File>,
-    diagnostics: &mut Vec<Diagnostic>,
-    name: &dyn Fn(&str) -> String,
-) -> Vec<File> {
-    let mut matchers: Vec<(String, Gitignore)> = Vec::new();
-    for f in files.iter().filter(|f| is_ignore_file(&f.rel)) {
-        let dir = f.rel.rsplit_once('/').map_or("", |(d, _)| d).to_owned();
-        let mut b = GitignoreBuilder::new(Path::new("/").join(&dir));
-        for line in String::from_utf8_lossy(&f.data).lines() {
-            if let Err(e) = b.add_line(None, line) {
-                diagnostics.push(
-                    Diagnostic::new(Rule::InvalidIgnoreFile, format!("bad ignore pattern: {e}"))
-                        .at(&Location::new(Arc::from(name(&f.rel)), 0)),
-                );
-            }
-        }
-        match b.build() {
-            Ok(g) => matchers.push((dir, g)),
-            Err(e) => diagnostics.push(
-                Diagnostic::new(Rule::InvalidIgnoreFile, format!("bad ignore file: {e}"))
-                    .at(&Location::new(Arc::from(name(&f.rel)), 0)),
-            ),
-        }
-    }
-    // Deepest directories first: the nearest ignore file decides.
-    matchers.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
-    files
-        .into_iter()
-        .filter(|f| !is_ignore_file(&f.rel))
-        .filter(|f| {
-            let full = Path::new("/").join(&f.rel);
-            for (dir, g) in &matchers {
-                let inside = dir.is_empty() || f.rel.starts_with(&format!("{dir}/"));
-                if !inside {
-                    continue;
-                }
-                match g.matched_path_or_any_parents(&full, false) {
-                    Match::Ignore(_) => return false,
-                    Match::Whitelist(_) => return true,
-                    Match::None => {}
-                }
-            }
-            true
-        })
-        .collect()
-}
-
-fn is_ignore_file(rel: &str) -> bool {
-    rel.rsplit('/').next() == Some(IGNORE_FILE)
 }

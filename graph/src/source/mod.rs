@@ -7,6 +7,7 @@
 
 #[cfg(feature = "git")]
 pub mod git;
+pub mod ignore;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -246,6 +246,19 @@ impl BundleSources {
         path: &Path,
         image_template: Option<&ImageTemplate>,
     ) -> Result<Vec<Diagnostic>, TemplateError> {
+        let fail = |error: String| TemplateError::BundleDir {
+            image: String::new(),
+            error,
+        };
+        if let Some(image) = path
+            .to_str()
+            .map(crate::image::open_arg)
+            .transpose()
+            .map_err(|e| fail(e.to_string()))?
+            .flatten()
+        {
+            return self.open_image(&image).map_err(fail);
+        }
         let is_bundles = path.is_dir()
             && (is_bundle_dir(path)
                 || path.join(IMAGES_FILE).is_file()
@@ -260,6 +273,49 @@ impl BundleSources {
         })?;
         self.push(Box::new(source));
         Ok(diags)
+    }
+
+    /// Add an image as a source: a catalog image's bundles, or a bundle
+    /// image's bundle rendered with the reference it was saved under (see
+    /// [`crate::image::Image::reference`]).
+    fn open_image(&mut self, image: &crate::image::Image) -> Result<Vec<Diagnostic>, String> {
+        use crate::image::Kind;
+        if let Kind::Catalog { .. } = image.kind {
+            let sources = crate::image::catalog::sources(image).map_err(|e| e.to_string())?;
+            let loaded = crate::load::load_sources(sources, &crate::load::Options::default());
+            self.push(Box::new(CatalogSource::new(
+                image.name.clone(),
+                loaded.config,
+            )));
+            return Ok(loaded.diagnostics);
+        }
+        let dir = crate::image::bundle::read(image).map_err(|e| e.to_string())?;
+        let opts = RenderOptions {
+            image_template: Some(ImageTemplate::literal(&image.reference())),
+            csv_metadata: false,
+        };
+        let outcome = crate::bundle::render::render(&dir, &opts);
+        match outcome.bundle {
+            Some(b) => {
+                let config = DeclarativeConfig {
+                    bundles: vec![b],
+                    ..DeclarativeConfig::default()
+                };
+                self.push(Box::new(CatalogSource::new(image.name.clone(), config)));
+                Ok(outcome.diagnostics)
+            }
+            None => Err(format!(
+                "{}: {}",
+                image.name,
+                outcome
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.is_error())
+                    .map(|d| d.message.clone())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            )),
+        }
     }
 
     /// Names of the sources, in order.
