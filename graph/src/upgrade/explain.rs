@@ -193,7 +193,10 @@ mod tests {
         let p = package(&["a@1.0.0", "b@1.1.0<a"]);
         let g = graph(&p);
         let s = g.resolve_start("2.0.0").expect("a version");
-        assert_eq!(g.newer_than_head(&s).map(ToString::to_string), Some("1.1.0".into()));
+        assert_eq!(
+            g.newer_than_head(&s).map(ToString::to_string),
+            Some("1.1.0".into())
+        );
         let s = g.resolve_start("1.0.5").expect("a version");
         assert_eq!(g.newer_than_head(&s), None);
     }

@@ -258,7 +258,10 @@ mod tests {
 
     #[test]
     fn pruned_csv_names_carry_their_version() {
-        let p = package(&["etcd.v1.1.0@1.1.0<etcd.v1.0.0", "etcd.v1.2.0@1.2.0<etcd.v1.1.0"]);
+        let p = package(&[
+            "etcd.v1.1.0@1.1.0<etcd.v1.0.0",
+            "etcd.v1.2.0@1.2.0<etcd.v1.1.0",
+        ]);
         let g = ChannelGraph::build(&p, stable(&p));
         // A pruned name still named by a replaces: a node, with the name's version.
         let s = g.resolve_start("etcd.v1.0.0").ok();

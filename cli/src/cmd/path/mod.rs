@@ -167,9 +167,11 @@ fn holds(catalog: &Catalog, args: &PathArgs, channel: &str, mentioned: bool) -> 
         return false;
     };
     match g.resolve_start(&args.from) {
-        Ok(s) if is_bundle(&s) || s.node.is_some() => s.node.is_some_and(|n| {
-            mentioned || matches!(g.node(n).presence, olmsat_graph::Presence::Entry(_))
-        }) || (!is_bundle(&s) && !g.successors(&s).is_empty()),
+        Ok(s) if is_bundle(&s) || s.node.is_some() => {
+            s.node.is_some_and(|n| {
+                mentioned || matches!(g.node(n).presence, olmsat_graph::Presence::Entry(_))
+            }) || (!is_bundle(&s) && !g.successors(&s).is_empty())
+        }
         Ok(s) => !g.successors(&s).is_empty(),
         Err(_) => false,
     }
@@ -564,7 +566,11 @@ impl View<'_, '_> {
                             g.channel().name
                         ));
                     }
-                    let where_ = if bundle { "it is in" } else { "OLM v0 takes it in" };
+                    let where_ = if bundle {
+                        "it is in"
+                    } else {
+                        "OLM v0 takes it in"
+                    };
                     for o in &others {
                         let head = o.head.as_deref().unwrap_or("no single head");
                         let how = match o.end {

@@ -88,6 +88,9 @@ pub struct JsonWhy {
     /// Other channels holding the start.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub other_channels: Vec<JsonElsewhere>,
+    /// For an unreachable target: it is older than the start.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub target_is_older: bool,
     /// For an unreachable target: the nearest reachable point below it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nearest: Option<String>,
@@ -117,7 +120,10 @@ pub fn stuck(g: &ChannelGraph<'_>, at: &Start, why: &mut JsonWhy) -> Vec<String>
             let ranges = if has_version {
                 format!(
                     "no skipRange contains its version {}",
-                    at.version.as_ref().map(ToString::to_string).unwrap_or_default()
+                    at.version
+                        .as_ref()
+                        .map(ToString::to_string)
+                        .unwrap_or_default()
                 )
             } else {
                 "it has no version for a skipRange to contain".to_owned()
@@ -172,11 +178,23 @@ pub fn unreachable(
         return Vec::new();
     };
     let t = g.node(target).name;
-    let near = nearest.map_or_else(|| start.label(), |n| g.node(n).name.to_owned());
+    if let (Some(tv), Some(sv)) = (g.node(target).version, &start.version) {
+        if tv.cmp_precedence(sv) == std::cmp::Ordering::Less {
+            why.target_is_older = true;
+            return vec![format!(
+                "  {t} ({tv}) is older than {} ({sv}): upgrades only go to newer versions",
+                start.label()
+            )];
+        }
+    }
+    let near = nearest.map_or_else(
+        || format!("the start {}", start.label()),
+        |n| g.node(n).name.to_owned(),
+    );
     let near_version = nearest
         .and_then(|n| g.node(n).version.cloned())
         .or_else(|| start.version.clone());
-    why.nearest = Some(near.clone());
+    why.nearest = Some(nearest.map_or_else(|| start.label(), |n| g.node(n).name.to_owned()));
     let mut lines = vec![format!(
         "  no path over any edge reaches {t}; the nearest point is {near}{}: no entry leading to {t} replaces, skips or has a skipRange containing it",
         near_version.map(|v| format!(" ({v})")).unwrap_or_default()
