@@ -122,7 +122,8 @@ pub fn run(args: &PathArgs) -> super::Outcome {
         return super::v1::path(&super::v1::PathRequest {
             path: &args.path,
             package: &args.package,
-            channel: args.channel.as_deref(),
+            // OLM v1's path is across all channels without --channel.
+            channel: args.channel.as_deref().filter(|c| *c != "all"),
             from: &args.from,
             to: args.to.as_deref(),
             version: args.version.as_deref(),
@@ -534,7 +535,7 @@ impl View<'_, '_> {
             end = "missesTarget";
             if !self.explain_unreachable(&mut why) {
                 self.say(&[format!(
-                    "  {} can be reached over the graph (--shortest shows how), but OLM v0 takes other steps",
+                    "  {} can be reached over the graph (--shortest shows how), but OLM v0 passes it by: each time it takes the first candidate on the head's replaces chain",
                     self.target_words()
                 )]);
             }
