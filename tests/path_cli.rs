@@ -612,3 +612,48 @@ fn an_unreachable_target_names_the_nearest_point_and_the_entries_leading_to_it()
     assert_eq!(v["why"]["leads"][1]["skipRange"], ">=1.0.0 <1.2.0");
     assert_eq!(v["why"]["leads"][1]["line"], 2);
 }
+
+#[test]
+fn a_cluster_file_gives_a_pruned_start_its_csv_version() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let cluster = tmp.path().join("cluster.yaml");
+    std::fs::write(
+        &cluster,
+        "apiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\nmetadata: {name: external-dns-operator.v1.0.0, namespace: ops}\nspec:\n  version: 1.1.5\nstatus: {phase: Succeeded}\n",
+    )
+    .expect("write");
+    let cluster = cluster.to_string_lossy().into_owned();
+    let base = [
+        "path",
+        EXTERNAL_DNS,
+        "--package",
+        "external-dns-operator",
+        "--channel",
+        "stable-v1.1",
+        "--from",
+        "external-dns-operator.v1.0.0",
+    ];
+    // From the name: 1.0.0, inside the head's skipRange.
+    let r = olmsat(&base);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains(
+        "OLM v0 path from external-dns-operator.v1.0.0 (a pruned bundle; version 1.0.0 read from its name) to the head external-dns-operator.v1.1.3,"
+    ), "{}", r.stdout);
+    // From the installed CSV: 1.1.5, newer than the head.
+    let r = olmsat(&[&base[..], &["-f", &cluster]].concat());
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.contains(&format!(
+        "OLM v0 path from external-dns-operator.v1.0.0 (a pruned bundle; version 1.1.5 from its ClusterServiceVersion at {cluster}:1) to the head"
+    )), "{}", r.stdout);
+    assert!(r.stdout.ends_with(
+        "  external-dns-operator.v1.0.0 (1.1.5) is newer than the head external-dns-operator.v1.1.3 (1.1.3): nothing in channel stable-v1.1 upgrades it\n"
+    ), "{}", r.stdout);
+    // An unreadable cluster file cannot be answered.
+    let missing = tmp
+        .path()
+        .join("missing.yaml")
+        .to_string_lossy()
+        .into_owned();
+    let r = olmsat(&[&base[..], &["-f", &missing]].concat());
+    assert_eq!(r.code, 2, "{}", r.stderr);
+}

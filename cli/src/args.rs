@@ -375,6 +375,11 @@ pub struct PathArgs {
     /// Where to go, by name or version (default: the channel head).
     #[arg(long, value_name = "NAME|VERSION")]
     pub to: Option<String>,
+    /// Cluster state (repeatable; a YAML or JSON file, a directory, or `-`):
+    /// when it holds the ClusterServiceVersion named by --from, a pruned start
+    /// takes that CSV's version (OLM matches it against skipRanges).
+    #[arg(short = 'f', long = "cluster", value_name = "CLUSTER.yaml|DIR|-")]
+    pub cluster: Vec<PathBuf>,
     /// A shortest path over every edge instead of OLM's path.
     #[arg(long, conflicts_with = "all")]
     pub shortest: bool,

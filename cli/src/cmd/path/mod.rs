@@ -135,11 +135,103 @@ pub fn run(args: &PathArgs) -> super::Outcome {
         eprintln!("olmsat: --version bounds OLM v1 paths only: add --olm v1");
         return Ok(Exit::Usage.into());
     }
+    let installed = match installed_csv(args) {
+        Ok(c) => c,
+        Err(exit) => return Ok(exit.into()),
+    };
     let Some(catalog) = super::open_catalog(&args.path, Some(&args.package))? else {
         return Ok(Exit::Invalid.into());
     };
-    let exit = show(&catalog, args)?;
+    let exit = show(&Ask {
+        catalog: &catalog,
+        args,
+        installed,
+    })?;
     Ok(Finished::new(exit).keeping(catalog))
+}
+
+/// The installed CSV a cluster file holds for `--from`.
+struct Installed {
+    version: semver::Version,
+    location: olmsat_graph::Location,
+}
+
+/// The CSV named by `--from` in the cluster files given with `-f`, if any.
+fn installed_csv(args: &PathArgs) -> Result<Option<Installed>, Exit> {
+    if args.cluster.is_empty() {
+        return Ok(None);
+    }
+    let stdin = std::path::Path::new("-");
+    if args.path == stdin && args.cluster.iter().any(|c| c == stdin) {
+        eprintln!(
+            "olmsat: the catalog and the cluster state cannot both be read from standard input"
+        );
+        return Err(Exit::Usage);
+    }
+    let cluster = match olmsat_resolver::ClusterState::read_all(&args.cluster) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("olmsat: {e}");
+            return Err(Exit::Usage);
+        }
+    };
+    let mut found: Vec<&olmsat_resolver::InstalledCsv> = cluster
+        .csvs
+        .iter()
+        .filter(|c| c.name == args.from && c.version.is_some())
+        .collect();
+    found.sort_by(|a, b| a.namespace.cmp(&b.namespace));
+    Ok(found.first().and_then(|c| {
+        Some(Installed {
+            version: c.version.clone()?,
+            location: c.location.clone(),
+        })
+    }))
+}
+
+/// One `path` question: the catalog, the arguments, and the installed CSV.
+struct Ask<'a> {
+    catalog: &'a Catalog,
+    args: &'a PathArgs,
+    installed: Option<Installed>,
+}
+
+impl Ask<'_> {
+    /// The start in `g`: `--from` resolved, a pruned start taking the version
+    /// of the installed CSV when a cluster file holds it.
+    fn start(&self, g: &ChannelGraph<'_>) -> Result<Start, olmsat_graph::StartError> {
+        let found = g.resolve_start(&self.args.from);
+        let Some(csv) = &self.installed else {
+            return found;
+        };
+        match found {
+            Ok(s) if is_bundle(&s) => Ok(s),
+            Ok(s) => Ok(Start {
+                version: Some(csv.version.clone()),
+                matched: StartMatch::NameVersion,
+                ..s
+            }),
+            Err(_) => Ok(Start {
+                node: None,
+                name: Some(self.args.from.clone()),
+                version: Some(csv.version.clone()),
+                matched: StartMatch::NameVersion,
+            }),
+        }
+    }
+
+    /// How the start was understood, in words.
+    fn describe(&self, g: &ChannelGraph<'_>, s: &Start) -> String {
+        match (&self.installed, s.matched) {
+            (Some(csv), StartMatch::NameVersion) => format!(
+                "{} (a pruned bundle; version {} from its ClusterServiceVersion at {})",
+                s.label(),
+                csv.version,
+                csv.location
+            ),
+            _ => describe_start(g, s),
+        }
+    }
 }
 
 /// Which channels to answer for, and what to say about the choice.
@@ -163,11 +255,11 @@ fn is_bundle(s: &Start) -> bool {
 /// Whether `channel` holds the start given: it is an entry there, or, for a
 /// pruned bundle, OLM v0 offers it an upgrade there. With `mentioned`, any
 /// node of the channel's graph counts (an entry or a name it points at).
-fn holds(catalog: &Catalog, args: &PathArgs, channel: &str, mentioned: bool) -> bool {
-    let Ok(g) = catalog.channel_graph(&args.package, Some(channel)) else {
+fn holds(ask: &Ask<'_>, channel: &str, mentioned: bool) -> bool {
+    let Ok(g) = ask.catalog.channel_graph(&ask.args.package, Some(channel)) else {
         return false;
     };
-    match g.resolve_start(&args.from) {
+    match ask.start(&g) {
         Ok(s) if is_bundle(&s) || s.node.is_some() => {
             s.node.is_some_and(|n| {
                 mentioned || matches!(g.node(n).presence, olmsat_graph::Presence::Entry(_))
@@ -199,13 +291,14 @@ fn channel_names(catalog: &Catalog, package: &str) -> Vec<String> {
 /// channel naming the start (every channel when none does); without
 /// `--channel`, the default channel, unless the start is a bundle of the
 /// package that is not in it: then the channels holding it.
-fn plan(catalog: &Catalog, args: &PathArgs) -> Plan {
+fn plan(ask: &Ask<'_>) -> Plan {
+    let (catalog, args) = (ask.catalog, ask.args);
     let names = channel_names(catalog, &args.package);
     let all_asked = args.channel.as_deref() == Some("all") && !names.iter().any(|c| c == "all");
     if all_asked {
         let holding: Vec<String> = names
             .iter()
-            .filter(|c| holds(catalog, args, c, true))
+            .filter(|c| holds(ask, c, true))
             .cloned()
             .collect();
         let channels = if holding.is_empty() { names } else { holding };
@@ -227,7 +320,7 @@ fn plan(catalog: &Catalog, args: &PathArgs) -> Plan {
     let Ok(g) = catalog.channel_graph(&args.package, None) else {
         return default;
     };
-    let outside = g.resolve_start(&args.from).is_ok_and(|s| match s.matched {
+    let outside = ask.start(&g).is_ok_and(|s| match s.matched {
         StartMatch::BundleName | StartMatch::BundleVersion => true,
         StartMatch::NodeName | StartMatch::NodeVersion => false,
         _ => g.successors(&s).is_empty(),
@@ -235,14 +328,11 @@ fn plan(catalog: &Catalog, args: &PathArgs) -> Plan {
     if !outside {
         return default;
     }
-    let holding: Vec<String> = names
-        .into_iter()
-        .filter(|c| holds(catalog, args, c, false))
-        .collect();
+    let holding: Vec<String> = names.into_iter().filter(|c| holds(ask, c, false)).collect();
     if holding.is_empty() {
         return default;
     }
-    let pruned = g.resolve_start(&args.from).is_ok_and(|s| !is_bundle(&s));
+    let pruned = ask.start(&g).is_ok_and(|s| !is_bundle(&s));
     let note = if pruned {
         format!(
             "OLM v0 offers {} no upgrade in the default channel {}; it does in {}: the path there follows",
@@ -266,9 +356,10 @@ fn plan(catalog: &Catalog, args: &PathArgs) -> Plan {
 
 /// Answer the question about `catalog`, in each channel the plan names; the
 /// channel graphs (a few large vectors) are freed on return.
-fn show(catalog: &Catalog, args: &PathArgs) -> Result<Exit, Box<dyn std::error::Error>> {
+fn show(ask: &Ask<'_>) -> Result<Exit, Box<dyn std::error::Error>> {
+    let args = ask.args;
     let text = args.output == ReportFormat::Text;
-    let plan = plan(catalog, args);
+    let plan = plan(ask);
     if let Some(n) = &plan.note {
         if text {
             println!("note: {n}");
@@ -281,7 +372,7 @@ fn show(catalog: &Catalog, args: &PathArgs) -> Result<Exit, Box<dyn std::error::
         if text && i > 0 {
             println!();
         }
-        match answer(catalog, args, channel.as_deref(), text)? {
+        match answer(ask, channel.as_deref(), text)? {
             Ok(json) => answers.push(json),
             Err(exit) => return Ok(exit),
         }
@@ -304,13 +395,16 @@ fn show(catalog: &Catalog, args: &PathArgs) -> Result<Exit, Box<dyn std::error::
 }
 
 /// Where OLM v0 takes the start in the other channels that hold it as an entry.
-fn elsewhere(catalog: &Catalog, args: &PathArgs, here: &str) -> Vec<JsonElsewhere> {
-    channel_names(catalog, &args.package)
+fn elsewhere(ask: &Ask<'_>, here: &str) -> Vec<JsonElsewhere> {
+    channel_names(ask.catalog, &ask.args.package)
         .into_iter()
-        .filter(|c| c != here && holds(catalog, args, c, false))
+        .filter(|c| c != here && holds(ask, c, false))
         .filter_map(|c| {
-            let g = catalog.channel_graph(&args.package, Some(&c)).ok()?;
-            let s = g.resolve_start(&args.from).ok()?;
+            let g = ask
+                .catalog
+                .channel_graph(&ask.args.package, Some(&c))
+                .ok()?;
+            let s = ask.start(&g).ok()?;
             let path = g.olm_path(&s);
             Some(JsonElsewhere {
                 channel: c,
@@ -327,11 +421,11 @@ type Answer = Result<(JsonPath, bool), Exit>;
 /// The answer in one channel (the default one when `None`): printed as text,
 /// or returned as JSON, with whether the target was reached.
 fn answer(
-    catalog: &Catalog,
-    args: &PathArgs,
+    ask: &Ask<'_>,
     channel: Option<&str>,
     text: bool,
 ) -> Result<Answer, Box<dyn std::error::Error>> {
+    let (catalog, args) = (ask.catalog, ask.args);
     let g = match timed("graph", || catalog.channel_graph(&args.package, channel)) {
         Ok(g) => g,
         Err(e) => {
@@ -340,7 +434,7 @@ fn answer(
         }
     };
     let (package, channel) = (g.package(), g.channel());
-    let start = match g.resolve_start(&args.from) {
+    let start = match ask.start(&g) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("olmsat: {e}");
@@ -373,7 +467,7 @@ fn answer(
     }
     let view = View {
         g: &g,
-        from_words: describe_start(&g, &start),
+        from_words: ask.describe(&g, &start),
         start,
         target,
         explicit_target: args.to.is_some(),
@@ -397,7 +491,7 @@ fn answer(
                 StartMatch::NodeName | StartMatch::NodeVersion
             );
             let others = if not_here {
-                elsewhere(catalog, args, &channel.name)
+                elsewhere(ask, &channel.name)
             } else {
                 Vec::new()
             };
