@@ -259,15 +259,13 @@ fn holds(ask: &Ask<'_>, channel: &str, mentioned: bool) -> bool {
     let Ok(g) = ask.catalog.channel_graph(&ask.args.package, Some(channel)) else {
         return false;
     };
-    match ask.start(&g) {
-        Ok(s) if is_bundle(&s) || s.node.is_some() => {
-            s.node.is_some_and(|n| {
-                mentioned || matches!(g.node(n).presence, olmsat_graph::Presence::Entry(_))
-            }) || (!is_bundle(&s) && !g.successors(&s).is_empty())
-        }
-        Ok(s) => !g.successors(&s).is_empty(),
-        Err(_) => false,
-    }
+    let Ok(s) = ask.start(&g) else {
+        return false;
+    };
+    let named = s.node.is_some_and(|n| {
+        mentioned || matches!(g.node(n).presence, olmsat_graph::Presence::Entry(_))
+    });
+    named || (!is_bundle(&s) && !g.successors(&s).is_empty())
 }
 
 /// The real channels of the package (none when it is unknown).
