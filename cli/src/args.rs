@@ -63,10 +63,12 @@ pub enum Command {
     /// By default: the steps OLM v0 takes from --from to the channel head, one
     /// resolution each (the first candidate in channel order each time). With
     /// --shortest or --all: the shortest path, or all simple paths, over every
-    /// edge of the channel graph, to --to (default: the head). JSON output is
-    /// {"package","channel","from","to","steps":[{"from","to","via","range","file","line"}],"reachesHead"};
-    /// with --all, "paths" (a list of step lists) replaces "steps". Exit code 0
-    /// when the target is reached, 1 when it is not or a name is unknown.
+    /// edge of the channel graph, to --to (default: the head). A path that does
+    /// not reach its target says why. JSON output is
+    /// {"package","channel","from","to","steps":[{"from","to","via","range","file","line"}],"reachesHead","end","why"};
+    /// with --all, "paths" (a list of step lists) replaces "steps"; with several
+    /// channels, {"package","from","channels":[...]}. Exit code 0 when the
+    /// target is reached (in any channel), 1 when it is not or a name is unknown.
     #[command(disable_version_flag = true)]
     Path(PathArgs),
     /// Draw upgrade graphs: a cluster per package and channel.
@@ -374,16 +376,24 @@ pub struct PathArgs {
     /// Package.
     #[arg(long)]
     pub package: String,
-    /// Channel (default: the package's default channel).
+    /// Channel, or `all` for every channel holding the start (default: the
+    /// package's default channel, or the channels holding the start when it is
+    /// not in the default one).
     #[arg(long)]
     pub channel: Option<String>,
-    /// The installed bundle: a bundle name, or a version (which may no longer
-    /// be in the catalog; skipRanges still apply to it).
+    /// The installed bundle: a bundle name, a version (which may no longer be
+    /// in the catalog; skipRanges still apply to it), or a pruned bundle's CSV
+    /// name (its version is read from the name, after the last `.v`).
     #[arg(long, value_name = "NAME|VERSION")]
     pub from: String,
-    /// Where to go (default: the channel head).
-    #[arg(long, value_name = "NAME")]
+    /// Where to go, by name or version (default: the channel head).
+    #[arg(long, value_name = "NAME|VERSION")]
     pub to: Option<String>,
+    /// Cluster state (repeatable; a YAML or JSON file, a directory, or `-`):
+    /// when it holds the ClusterServiceVersion named by --from, a pruned start
+    /// takes that CSV's version (OLM matches it against skipRanges).
+    #[arg(short = 'f', long = "cluster", value_name = "CLUSTER.yaml|DIR|-")]
+    pub cluster: Vec<PathBuf>,
     /// A shortest path over every edge instead of OLM's path.
     #[arg(long, conflicts_with = "all")]
     pub shortest: bool,

@@ -113,8 +113,9 @@ pub use validate::Report;
 
 // Upgrade graphs and paths.
 pub use upgrade::{
-    select_channel, AllPaths, ChannelGraph, Edge, EdgeKind, Node, NodeIndex, OlmEnd, OlmPath,
-    SelectError, Start, StartError, StartMatch, Step, TooManyEdges,
+    select_channel, version_in_name, AllPaths, Blocked, ChannelGraph, Edge, EdgeKind, Node,
+    NodeIndex, NotOffered, OlmEnd, OlmPath, Presence, SelectError, Start, StartError, StartMatch,
+    Step, Stuck, TooManyEdges, Unreachable,
 };
 
 // Writing catalogs, listing them, and drawing upgrade graphs.

@@ -25,12 +25,9 @@ pub fn run(args: &ListArgs) -> super::Outcome {
     };
     let model = catalog.model();
     if let Some(p) = package {
-        if model.package(p).is_none() {
-            let names: Vec<&str> = model.packages().iter().map(|p| p.name.as_str()).collect();
-            eprintln!(
-                "olmsat: unknown package {p:?}; the catalog has: {}",
-                names.join(", ")
-            );
+        // An unknown package lists the catalog's closest names first.
+        if let Err(e) = olmsat_graph::upgrade::select::select_package(model, p) {
+            eprintln!("olmsat: {e}");
             return Ok(Finished::new(Exit::Invalid).keeping(catalog));
         }
     }

@@ -65,12 +65,15 @@ impl FieldValue<'_> {
 )]
 pub struct NotAnObject(pub &'static str);
 
-/// A hint for the one case that is a common mistake.
+/// A hint for the common mistakes: a JSON array of blobs, and a file that is
+/// no catalog file at all (a stray `README.md` reads as a YAML string).
 fn array_hint(kind: &str) -> &'static str {
-    if kind == "array" {
-        " (a catalog file holds objects one after another, not a JSON array)"
-    } else {
-        ""
+    match kind {
+        "array" => " (a catalog file holds objects one after another, not a JSON array)",
+        "string" | "number" | "bool" => {
+            " (not a catalog file: add it to `.indexignore` to leave it out)"
+        }
+        _ => "",
     }
 }
 
@@ -81,6 +84,23 @@ pub(crate) type DocResult<'a> =
 
 /// A document made a blob (or the error that stopped it), with its warnings.
 pub(crate) type Converted = (Result<super::blob::Blob, Diagnostic>, Vec<Diagnostic>);
+
+#[cfg(test)]
+mod hint_tests {
+    use super::NotAnObject;
+
+    #[test]
+    fn stray_text_files_are_told_to_be_ignored() {
+        assert_eq!(
+            NotAnObject("string").to_string(),
+            "json: cannot unmarshal string into Go value of type map[string]interface {} (not a catalog file: add it to `.indexignore` to leave it out)"
+        );
+        assert_eq!(
+            NotAnObject("null").to_string(),
+            "json: cannot unmarshal null into Go value of type map[string]interface {}"
+        );
+    }
+}
 
 /// The error for a document that is not an object, at `loc`.
 pub(crate) fn not_object(kind: NotAnObject, loc: &Location) -> Box<Diagnostic> {

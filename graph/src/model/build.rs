@@ -63,11 +63,14 @@ impl Model {
                 );
                 continue;
             }
-            if pkgs.contains_key(&p.name) {
+            if let Some(first) = pkgs.get(&p.name) {
                 diags.push(
                     Diagnostic::new(
                         Rule::DuplicatePackage,
-                        format!("duplicate package {:?}", p.name),
+                        format!(
+                            "duplicate package {:?} (also declared at {}: keep one olm.package blob)",
+                            p.name, first.location
+                        ),
                     )
                     .at(&p.location)
                     .package(&p.name),

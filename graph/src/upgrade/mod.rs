@@ -9,11 +9,14 @@
 //!   that may no longer be in the catalog.
 //! - [`query`]: OLM v0's successors and path, shortest and all paths,
 //!   reachability, hops to the head and dead ends.
+//! - [`explain`]: why OLM v0 stops where it does, and why a target is out of
+//!   reach.
 //! - [`select`]: finding a package and channel by name, with suggestions.
 //!
 //! Head and replaces chain are opm's analysis ([`crate::chain`]), stored on
 //! the channel; they are exposed here, not recomputed.
 
+pub mod explain;
 pub mod graph;
 pub mod query;
 pub mod select;
@@ -24,9 +27,10 @@ pub(crate) mod fixture;
 
 pub use petgraph::graph::{EdgeIndex, NodeIndex};
 
+pub use explain::{Blocked, Stuck, Unreachable};
 pub use graph::{
     ChannelGraph, Edge, EdgeKind, InvalidRange, Node, Presence, TooManyEdges, MAX_SKIP_RANGE_EDGES,
 };
 pub use query::{AllPaths, NotOffered, OlmEnd, OlmPath, Step};
 pub use select::{select_channel, SelectError};
-pub use start::{Start, StartError, StartMatch};
+pub use start::{version_in_name, Start, StartError, StartMatch};

@@ -355,7 +355,7 @@ impl<'m> ChannelGraph<'m> {
     }
 
     /// Nodes from which `to` can be reached (`to` included), over every edge.
-    fn reaching(&self, to: NodeIndex) -> Vec<bool> {
+    pub(super) fn reaching(&self, to: NodeIndex) -> Vec<bool> {
         let mut seen = vec![false; self.node_count()];
         seen[to.index()] = true;
         let mut queue = VecDeque::from([to]);

@@ -24,6 +24,11 @@ pub enum StartMatch {
     BundleVersion,
     /// A version no bundle of the package has (an installed, pruned version).
     PrunedVersion,
+    /// A name no bundle of the package has (an installed CSV since pruned, as
+    /// `status.installedCSV` holds it), named like the package's bundles; its
+    /// version is read from the name, after the last `.v`. The start is a node
+    /// when a `replaces` or `skips` still names it.
+    NameVersion,
 }
 
 /// The installed bundle an upgrade starts from.
@@ -100,6 +105,13 @@ pub enum StartError {
     },
 }
 
+/// The version a CSV name carries: strictly the semver after its last `.v`
+/// (`etcdoperator.v0.9.4` -> 0.9.4), with the part before it.
+pub fn version_in_name(name: &str) -> Option<(&str, semver::Version)> {
+    let (prefix, v) = name.rsplit_once(".v")?;
+    version::parse_strict(v).ok().map(|v| (prefix, v))
+}
+
 fn parse_version(text: &str) -> Option<semver::Version> {
     version::parse_strict(text).ok().or_else(|| {
         text.strip_prefix('v')
@@ -112,11 +124,27 @@ impl ChannelGraph<'_> {
     /// any bundle of the package), else a version (`v` prefix allowed): the node
     /// with exactly that version, else the package's bundle with it, else a
     /// pruned version that only `skipRange`s can match.
+    ///
+    /// A name that is no bundle of the package but is named like them
+    /// (`<prefix>.v<semver>` with a prefix one of its bundles has) is an
+    /// installed CSV since pruned: OLM matches its own version against
+    /// `skipRange`s, so the version is read from the name
+    /// ([`StartMatch::NameVersion`]).
     pub fn resolve_start(&self, text: &str) -> Result<Start, StartError> {
-        if let Some(n) = self.node_index(text) {
-            return Ok(Start::node(self, n));
-        }
         let package = self.package();
+        if let Some(n) = self.node_index(text) {
+            let start = Start::node(self, n);
+            if start.version.is_none() && package.bundle(text).is_none() {
+                if let Some((_, v)) = version_in_name(text) {
+                    return Ok(Start {
+                        version: Some(v),
+                        matched: StartMatch::NameVersion,
+                        ..start
+                    });
+                }
+            }
+            return Ok(start);
+        }
         if let Some(b) = package.bundle(text) {
             return Ok(Start {
                 node: None,
@@ -124,6 +152,20 @@ impl ChannelGraph<'_> {
                 version: b.version.clone(),
                 matched: StartMatch::BundleName,
             });
+        }
+        if let Some((prefix, v)) = version_in_name(text) {
+            let named_alike = package
+                .bundles()
+                .iter()
+                .any(|b| version_in_name(&b.name).is_some_and(|(p, _)| p == prefix));
+            if named_alike {
+                return Ok(Start {
+                    node: None,
+                    name: Some(text.to_owned()),
+                    version: Some(v),
+                    matched: StartMatch::NameVersion,
+                });
+            }
         }
         let Some(v) = parse_version(text) else {
             let names = self.node_indices().map(|n| self.node(n).name);
@@ -212,6 +254,35 @@ mod tests {
         assert_eq!(s.map(|s| s.matched), Some(StartMatch::BundleVersion));
         let s = g.resolve_start("1.0.5").ok();
         assert_eq!(s, Some(Start::version(semver::Version::new(1, 0, 5))));
+    }
+
+    #[test]
+    fn pruned_csv_names_carry_their_version() {
+        let p = package(&[
+            "etcd.v1.1.0@1.1.0<etcd.v1.0.0",
+            "etcd.v1.2.0@1.2.0<etcd.v1.1.0",
+        ]);
+        let g = ChannelGraph::build(&p, stable(&p));
+        // A pruned name still named by a replaces: a node, with the name's version.
+        let s = g.resolve_start("etcd.v1.0.0").ok();
+        assert_eq!(s.as_ref().map(|s| s.matched), Some(StartMatch::NameVersion));
+        assert_eq!(s.as_ref().and_then(|s| s.node), g.node_index("etcd.v1.0.0"));
+        assert_eq!(
+            s.and_then(|s| s.version).map(|v| v.to_string()),
+            Some("1.0.0".into())
+        );
+        // A pruned name nothing names any more.
+        let s = g.resolve_start("etcd.v0.9.0").ok();
+        assert_eq!(s.as_ref().map(|s| s.matched), Some(StartMatch::NameVersion));
+        assert_eq!(s.as_ref().and_then(|s| s.node), None);
+        assert_eq!(s.and_then(|s| s.name), Some("etcd.v0.9.0".into()));
+        // Strictly after the last `.v`, and only named like the package's bundles.
+        assert!(g.resolve_start("etcd.v0.9").is_err());
+        assert!(g.resolve_start("other.v0.9.0").is_err());
+        assert_eq!(
+            version_in_name("a.v1.b.v2.0.0").map(|(p, v)| (p, v.to_string())),
+            Some(("a.v1.b", "2.0.0".into()))
+        );
     }
 
     #[test]
