@@ -479,3 +479,71 @@ fn sarif_github_and_rule_controls() {
         r.stderr
     );
 }
+
+#[test]
+fn templates_are_inputs_rendered_in_memory() {
+    let templates = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/templates");
+    let new = std::fs::read_to_string(templates.join("kairos-operator/semver.yaml")).unwrap();
+    // The template before 2.2.0 was added.
+    let old: String = new
+        .lines()
+        .filter(|l| !l.contains("kairos-operator:2.2.0"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_ne!(old, new);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("old.yaml"), &old).unwrap();
+    let from = templates.join("kairos-operator/catalog");
+    let from = from.to_str().unwrap();
+    let r = olmsat_in(
+        &templates,
+        &[
+            "diff",
+            dir.path().join("old.yaml").to_str().unwrap(),
+            "kairos-operator/semver.yaml",
+            "--bundles-from",
+            from,
+        ],
+        "",
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains(
+            "channel candidate-v2: head-changed: kairos-operator.v2.1.1 (2.1.1) -> kairos-operator.v2.2.0 (2.2.0)"
+        ),
+        "{}",
+        r.stdout
+    );
+    // Dropping the head from the template: users on it are stranded.
+    let r = olmsat_in(
+        &templates,
+        &[
+            "diff",
+            "kairos-operator/semver.yaml",
+            dir.path().join("old.yaml").to_str().unwrap(),
+            "--bundles-from",
+            from,
+            "-o",
+            "short",
+        ],
+        "",
+    );
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("error[removed-uncovered R2] package kairos-operator, channel candidate-v2, bundle kairos-operator.v2.2.0"),
+        "{}",
+        r.stdout
+    );
+    // Without the bundle source the template cannot render: exit 2, said where.
+    let r = olmsat_in(
+        &templates,
+        &[
+            "diff",
+            "kairos-operator/semver.yaml",
+            "kairos-operator/catalog",
+        ],
+        "",
+    );
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("not available offline"), "{}", r.stderr);
+}

@@ -4,7 +4,8 @@ use std::io::Write;
 
 use clap::{Args as ClapArgs, ValueEnum};
 use olmsat_graph::diff::{self, report, DiffError, Options};
-use olmsat_graph::source::Input;
+use olmsat_graph::load::Loaded;
+use olmsat_graph::source::{Input, SourceError};
 
 use crate::output::{eprint_diagnostics, Exit};
 
@@ -98,9 +99,13 @@ pub fn run(args: &Args) -> Result<Exit, Box<dyn std::error::Error>> {
     }
     let spinner = crate::progress::Progress::start("comparing", args.output == Format::Text);
     let (old, new) = crate::timings::timed("read+parse", || {
-        side_by_side(|| old_input.load(), || new_input.load())
+        side_by_side(|| load(&old_input), || load(&new_input))
     });
-    let (old, new) = (old?, new?);
+    let (old, new) = match (old?, new?) {
+        (Ok(old), Ok(new)) => (old, new),
+        // A template that does not render was reported where it failed.
+        (Err(exit), _) | (_, Err(exit)) => return Ok(exit),
+    };
     let options = Options {
         package: args.package.clone(),
     };
@@ -146,6 +151,19 @@ pub fn run(args: &Args) -> Result<Exit, Box<dyn std::error::Error>> {
     } else {
         Exit::Ok
     })
+}
+
+/// An input as a catalog: a template file rendered in memory (bundles from the
+/// global `--bundles-from` sources), anything else loaded as a catalog.
+fn load(input: &Input) -> Result<Result<Loaded, Exit>, SourceError> {
+    if let Input::Path(p) = input {
+        match super::template::load_if_template(p) {
+            Ok(Some(rendered)) => return Ok(Ok(rendered)),
+            Ok(None) => {}
+            Err(exit) => return Ok(Err(exit)),
+        }
+    }
+    input.load().map(Ok)
 }
 
 /// Run two loads side by side (two catalogs are read at once).
