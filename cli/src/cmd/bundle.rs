@@ -93,14 +93,14 @@ pub fn validate(cmd: &BundleValidateArgs) -> super::Outcome {
     let policy = args.policy()?;
     // Each argument: a bundle image, or the bundle directories it holds.
     enum Work {
-        Image(image::Image),
+        Image(Box<image::Image>),
         Dirs(Vec<PathBuf>),
     }
     let several = cmd.dirs.len() > 1;
     let mut work = Vec::new();
     for d in &cmd.dirs {
         match d.to_str().map(image::open_arg).transpose()?.flatten() {
-            Some(image) => work.push(Work::Image(image)),
+            Some(image) => work.push(Work::Image(Box::new(image))),
             None => work.push(Work::Dirs(expand(std::slice::from_ref(d), several)?)),
         }
     }
