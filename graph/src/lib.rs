@@ -18,7 +18,7 @@
 //!   [`ChannelGraph::resolve_start`] finds where an upgrade starts (a bundle
 //!   name, or a version no longer in the catalog) and
 //!   [`ChannelGraph::olm_path`] the steps OLM v0 takes from there.
-//! - **Render**: [`write`] writes a [`DeclarativeConfig`] as opm does (JSON or
+//! - **Render**: [`write`](fn@write) writes a [`DeclarativeConfig`] as opm does (JSON or
 //!   YAML, [`Format`]); [`Drawing`] and [`draw`] draw upgrade graphs as DOT,
 //!   Mermaid or JSON.
 //! - **Bundles**: [`validate_bundle_dirs`], [`render_bundle_dir`],
@@ -36,6 +36,12 @@
 //! assert_eq!(names, ["etcdoperator.v0.9.4", "etcdoperator.v0.9.5"]);
 //! ```
 //!
+//! Four feature areas have modules of their own: [`load`] (reading catalogs
+//! from any [`source`]), [`template`] (catalog templates), [`diff`] (what a
+//! catalog change does to its users), [`image`] (catalog and bundle images on
+//! disk), with [`report`] for findings as data and [`semver`] for the version
+//! grammars.
+//!
 //! The modules marked hidden below are not part of the API: they are public
 //! only for this workspace's benchmarks, fuzzing and tests, and for the
 //! resolver crate, and change without notice.
@@ -52,15 +58,12 @@ pub mod bundle;
 pub mod cel_limits;
 #[doc(hidden)]
 pub mod declcfg;
-#[doc(hidden)]
 pub mod diff;
 #[doc(hidden)]
 pub mod export;
-/// Catalog and bundle images read from disk (OCI layouts and archives).
 pub mod image;
 #[doc(hidden)]
 pub mod limits;
-#[doc(hidden)]
 pub mod load;
 #[doc(hidden)]
 pub mod location;
@@ -70,17 +73,13 @@ pub mod model;
 pub mod property;
 #[doc(hidden)]
 pub mod rawjson;
-/// Findings as data: rules, warning policy, settings file and report formats.
 pub mod report;
-#[doc(hidden)]
 pub mod semver;
-#[doc(hidden)]
 pub mod source;
 #[doc(hidden)]
 pub mod stream;
 #[doc(hidden)]
 pub mod synthetic;
-#[doc(hidden)]
 pub mod template;
 #[doc(hidden)]
 pub mod upgrade;
@@ -104,7 +103,7 @@ mod validjson;
 pub use catalog::{
     target_node, Catalog, CatalogFiles, ChannelError, OpenError, Unreadable, Validation,
 };
-pub use declcfg::DeclarativeConfig;
+pub use declcfg::{ChannelEntry, DeclarativeConfig};
 pub use diagnostic::{Diagnostic, Rule, Severity};
 pub use load::{read_limited, LoadError, MAX_FILE_BYTES};
 pub use location::Location;
@@ -113,9 +112,9 @@ pub use validate::Report;
 
 // Upgrade graphs and paths.
 pub use upgrade::{
-    select_channel, version_in_name, AllPaths, Blocked, ChannelGraph, Edge, EdgeKind, Node,
-    NodeIndex, NotOffered, OlmEnd, OlmPath, Presence, SelectError, Start, StartError, StartMatch,
-    Step, Stuck, TooManyEdges, Unreachable,
+    select_channel, select_package, version_in_name, AllPaths, Blocked, ChannelGraph, Edge,
+    EdgeKind, Node, NodeIndex, NotOffered, OlmEnd, OlmPath, Presence, SelectError, Start,
+    StartError, StartMatch, Step, Stuck, TooManyEdges, Unreachable,
 };
 
 // Writing catalogs, listing them, and drawing upgrade graphs.
@@ -139,12 +138,13 @@ pub use bundle::from_bundles::{
 };
 pub use bundle::generate::{generate as generate_bundle, GenerateOptions, Generated};
 pub use bundle::init::{init as init_bundle, InitOptions, Initialized, Source as InitSource};
+pub use bundle::read::BundleDir;
 pub use bundle::read::{find_bundles, is_bundle_dir, MANIFESTS};
 pub use bundle::render::{
-    migrate_to_csv_metadata, render_dir as render_bundle_dir, ImageTemplate, RenderOptions,
-    RenderOutcome,
+    migrate_to_csv_metadata, render as render_bundle, render_dir as render_bundle_dir,
+    ImageTemplate, RenderOptions, RenderOutcome,
 };
-pub use bundle::validate::{validate_dirs as validate_bundle_dirs, BundleReport};
+pub use bundle::validate::{validate_bundle, validate_dirs as validate_bundle_dirs, BundleReport};
 pub use bundle::{BundleError, MediaType};
 
 // Synthetic catalogs, for benchmarks and experiments.

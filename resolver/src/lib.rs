@@ -12,8 +12,8 @@
 //!   nowhere.
 //! - **Catalogs**: a [`CatalogInput`] names a built catalog model
 //!   ([`olmsat_graph::Catalog::open`], [`olmsat_graph::Catalog::into_model`]).
-//! - **Resolve**: [`resolve`] one namespace of an [`Input`] (see [`namespaces`])
-//!   into a [`Resolution`]; [`simulate`] applies each resolution and resolves
+//! - **Resolve**: [`resolve`](fn@resolve) one namespace of an [`Input`] (see [`namespaces`])
+//!   into a [`Resolution`]; [`simulate`](fn@simulate) applies each resolution and resolves
 //!   again, as OLM does one upgrade at a time, into a [`Timeline`].
 //!
 //! ```

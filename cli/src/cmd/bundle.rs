@@ -9,9 +9,9 @@ use olmsat_graph::{
 };
 use serde::Serialize;
 
-use olmsat_graph::bundle::validate::validate_bundle;
 use olmsat_graph::image;
 use olmsat_graph::report::{Findings, Format};
+use olmsat_graph::validate_bundle;
 
 use crate::args::{BundleGenerateArgs, BundleInitArgs, BundleValidateArgs, MediaTypeArg};
 use crate::output::{

@@ -26,7 +26,7 @@ pub fn run(args: &ListArgs) -> super::Outcome {
     let model = catalog.model();
     if let Some(p) = package {
         // An unknown package lists the catalog's closest names first.
-        if let Err(e) = olmsat_graph::upgrade::select::select_package(model, p) {
+        if let Err(e) = olmsat_graph::select_package(model, p) {
             eprintln!("olmsat: {e}");
             return Ok(Finished::new(Exit::Invalid).keeping(catalog));
         }

@@ -7,9 +7,9 @@ use olmsat_graph::{
     DeclarativeConfig, Diagnostic, Format, ImageTemplate, RenderOptions,
 };
 
-use olmsat_graph::bundle::render::render as render_bundle;
 use olmsat_graph::image;
 use olmsat_graph::load::load_sources;
+use olmsat_graph::render_bundle;
 
 use crate::args::{MigrateLevel, RenderArgs, RenderFormat};
 use crate::output::{eprint_diagnostics, Exit};

@@ -6,15 +6,14 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use olmsat_graph::bundle::render::ImageTemplate;
-use olmsat_graph::export::{mermaid, DrawOptions, Drawing};
 use olmsat_graph::load::{self, Loaded};
 use olmsat_graph::template::error::{Failure, TemplateError};
 use olmsat_graph::template::source::{BundleSources, LookupOptions};
 use olmsat_graph::template::{self, Options, TemplateKind};
-use olmsat_graph::validate::validate;
-use olmsat_graph::write::{write, Format};
 use olmsat_graph::Diagnostic;
+use olmsat_graph::{
+    draw, write, CatalogFiles, DrawFormat, DrawOptions, Drawing, Format, ImageTemplate,
+};
 
 use crate::args::{
     ConvertTemplateArgs, MigrateLevel, RenderFormat, RenderTemplateArgs, SemverLinking,
@@ -161,34 +160,30 @@ fn render_request(req: &RenderRequest<'_>) -> Result<Exit, Box<dyn std::error::E
     eprint_diagnostics(&rendered.warnings);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let loaded = Loaded {
-        config: rendered.config,
-        diagnostics: Vec::new(),
-        files: 1,
-    };
-    let (model, report) = if req.output == "mermaid" {
-        let (model, report) = validate(loaded);
-        let drawing = Drawing::new(&model, &DrawOptions::default())?;
-        mermaid::write(&drawing, &mut out)?;
-        (model, report)
+    let files = CatalogFiles::from_rendered(rendered.config, Vec::new());
+    let validation = if req.output == "mermaid" {
+        let validation = files.validate();
+        let drawing = Drawing::new(validation.model(), &DrawOptions::default())?;
+        draw(&drawing, DrawFormat::Mermaid, &mut out)?;
+        validation
     } else {
         let format = if req.output == "yaml" {
             Format::Yaml
         } else {
             Format::Json
         };
-        write(&loaded.config, format, &mut out)?;
-        validate(loaded)
+        write(files.config(), format, &mut out)?;
+        files.validate()
     };
     out.flush()?;
-    drop(model);
     if req.no_validate {
         return Ok(Exit::Ok);
     }
+    let report = validation.report();
     let findings = req
         .controls
         .policy()?
-        .apply(report.errors.into_iter().chain(report.warnings));
+        .apply(report.errors.iter().chain(&report.warnings).cloned());
     for d in findings.errors().chain(findings.warnings()) {
         eprintln!("{d}");
     }
@@ -227,9 +222,7 @@ fn convert_catalog(
             out.write_all(b"\n")?;
         }
         RenderFormat::Yaml => {
-            let mut s = String::new();
-            olmsat_graph::yaml_emit::emit_document(&t, &mut s);
-            out.write_all(s.as_bytes())?;
+            out.write_all(olmsat_graph::report::format::yaml(&t)?.as_bytes())?;
         }
     }
     out.flush()?;

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use olmsat_graph::load;
-use olmsat_graph::location::Location;
+use olmsat_graph::Location;
 use olmsat_resolver::v1::conditions::{conditions, Condition};
 use olmsat_resolver::v1::resolve::{Explanation, Step};
 use olmsat_resolver::v1::simulate::{self, End, Hop};

@@ -1,6 +1,9 @@
 //! Layers: decompression (tar, gzip, zstd, told apart by their first bytes),
 //! tar entries checked for safety, and whiteouts applied across layers, into
 //! an in-memory [`FileTree`]. Nothing is written to disk.
+//!
+//! (Over 800 lines with its unit tests: about 610 of code; the tests build
+//! hostile layers byte by byte beside the checks they exercise.)
 
 use std::collections::BTreeMap;
 use std::io::{self, Read};

@@ -4,7 +4,7 @@
 //! (`docker-archive:FILE[:REF|:@N]`). Nothing is pulled and nothing is written
 //! to disk: the layers are read in memory.
 //!
-//! - [`reference`]: the arguments (transports, registry references refused,
+//! - [`reference`](mod@reference): the arguments (transports, registry references refused,
 //!   platforms).
 //! - [`store`](self): the layout or archive's files and blobs, each checked
 //!   against its digest and size before use.

@@ -26,8 +26,11 @@
 //! `join` (pieces into one config), with [`fast`] holding every fast reader
 //! behind the [`Readers`] choice.
 
+#[doc(hidden)]
 pub mod blob;
+#[doc(hidden)]
 pub mod doc;
+#[doc(hidden)]
 pub mod fast;
 mod file;
 mod join;

@@ -2,7 +2,7 @@
 //! and the resolver work on.
 //!
 //! [`Model::build`] follows opm's `ConvertToModel` but never stops at the first
-//! problem: each is reported as a [`Diagnostic`] with opm's text, and the model
+//! problem: each is reported as a [`Diagnostic`](crate::Diagnostic) with opm's text, and the model
 //! keeps what it can (the first of duplicates, bundles with unparseable versions
 //! without a version), so later checks still run and every error is reported.
 //!

@@ -5,7 +5,7 @@
 //! table and the oracle property test, kept beside the grammar they check.)
 //!
 //! This is a different language from the blang ranges OLM v0 uses for
-//! `olm.skipRange` (see [`crate::range`]): partial versions and wildcards
+//! `olm.skipRange` (see [`crate::semver::range`]): partial versions and wildcards
 //! (`1.2`, `1.x`, `*`), tilde and caret (`~1.2`, `^0.3`), `||` between groups,
 //! commas or whitespace between the comparators of a group, hyphen ranges
 //! (`1.2 - 1.4`), and prereleases that only match a group that mentions one.

@@ -1,6 +1,9 @@
 //! The upgrade graph of one channel: a node per entry (and per name an entry
 //! points at that is not in the channel), an edge old -> new per `replaces`,
 //! per `skips` name, and per entry whose version a `skipRange` contains.
+//!
+//! (Over 800 lines with its unit tests: about 630 of code, the graph's
+//! construction in one place so its node and edge indexes stay consistent.)
 
 use std::cmp::Ordering;
 use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};

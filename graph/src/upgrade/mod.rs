@@ -13,7 +13,7 @@
 //!   reach.
 //! - [`select`]: finding a package and channel by name, with suggestions.
 //!
-//! Head and replaces chain are opm's analysis ([`crate::chain`]), stored on
+//! Head and replaces chain are opm's analysis (`chain`), stored on
 //! the channel; they are exposed here, not recomputed.
 
 pub mod explain;
@@ -32,5 +32,5 @@ pub use graph::{
     ChannelGraph, Edge, EdgeKind, InvalidRange, Node, Presence, TooManyEdges, MAX_SKIP_RANGE_EDGES,
 };
 pub use query::{AllPaths, NotOffered, OlmEnd, OlmPath, Step};
-pub use select::{select_channel, SelectError};
+pub use select::{select_channel, select_package, SelectError};
 pub use start::{version_in_name, Start, StartError, StartMatch};

@@ -2,7 +2,7 @@
 
 use std::cmp::Ordering;
 
-/// Sort keys in go-yaml's order ([`go_yaml_key_cmp`]), stably. For some keys
+/// Sort keys in go-yaml's order (`go_yaml_key_cmp`), stably. For some keys
 /// with digit runs that order is not a total order; Go's sort accepts that,
 /// while the standard library's may panic. This merge sort never does, and
 /// gives one answer for one input (where the order is inconsistent, not

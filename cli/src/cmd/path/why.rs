@@ -1,7 +1,7 @@
 //! Why a path stops: the reasons `olmsat path` prints under a dead end or an
 //! unreachable target, as text lines and as JSON data.
 
-use olmsat_graph::declcfg::ChannelEntry;
+use olmsat_graph::ChannelEntry;
 use olmsat_graph::{ChannelGraph, NodeIndex, NotOffered, Start, Stuck, Unreachable};
 use serde::Serialize;
 

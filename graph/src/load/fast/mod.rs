@@ -5,10 +5,10 @@
 //! documents in one pass over the text and decline everything else, which then
 //! goes to the general readers, so errors, warnings and unusual cases have one
 //! implementation:
-//! - [`json`]: `olm.bundle` and `olm.channel` JSON documents of the usual shape,
-//!   straight into blobs (with [`scan`]'s word-at-a-time scans for strings and
+//! - `json`: `olm.bundle` and `olm.channel` JSON documents of the usual shape,
+//!   straight into blobs (with `scan`'s word-at-a-time scans for strings and
 //!   whitespace);
-//! - [`yaml`]: the block-style YAML subset opm writes, straight into a
+//! - `yaml`: the block-style YAML subset opm writes, straight into a
 //!   [`YamlDoc`].
 //!
 //! [`Readers`] chooses: [`Readers::Fast`] (the default) or
