@@ -93,9 +93,31 @@ fn malformed_json_streams() {
     );
     assert!(l.has_errors());
     let e = &l.diagnostics[0];
-    assert!(e.message.starts_with("invalid JSON"), "{e:?}");
+    // Go's decoder: the third value ends inside an object.
+    assert_eq!(e.message, "unexpected EOF", "{e:?}");
     assert_eq!(e.location.as_ref().expect("loc").line, 3);
     assert_eq!(l.config.others.len(), 2);
+    // A syntax error in the third value: Go's text, without the offset
+    // apimachinery adds only while the stream could still be YAML.
+    let l = load_bytes(
+        "t.json",
+        b"{\"schema\":\"a\"}\n{\"schema\":\"b\"}\n{\"schema\" \"c\"}\n",
+    );
+    let e = &l.diagnostics[0];
+    assert_eq!(
+        e.message, "invalid character '\"' after object key",
+        "{e:?}"
+    );
+    let loc = e.location.as_ref().expect("loc");
+    assert_eq!((loc.line, loc.column), (3, 11));
+    // In the first value, and not YAML either: the offset is given.
+    let l = load_bytes("t.json", b"{\"schema\":\"a\",, \"name\": \"x\"}\n");
+    let e = &l.diagnostics[0];
+    assert_eq!(
+        e.message,
+        "json: offset 15: invalid character ',' looking for beginning of object key string",
+        "{e:?}"
+    );
     let l = load_bytes("n.json", b"{\"schema\": 5}");
     assert!(
         l.diagnostics[0].message.contains("to be a string"),

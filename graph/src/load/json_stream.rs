@@ -14,15 +14,29 @@ use crate::rawjson::JsonItem;
 
 use super::doc::{self, not_object, DocResult, NotAnObject};
 use super::fast::{FastDoc, Readers};
+use super::go_json::{self, GoJsonError};
 use super::text::{piece_bounds, LineTable, PARALLEL_BYTES};
 
 /// A JSON document the loader refuses (its texts are opm's, or say what
 /// olmsat refuses beyond it).
 #[derive(Debug, thiserror::Error)]
 pub enum JsonError {
-    /// Not JSON.
+    /// Not JSON, in words Go's decoder has no text for (serde_json's).
     #[error("invalid JSON: {}", strip_json_position(.0))]
     Syntax(#[source] serde_json::Error),
+    /// Not JSON: Go's `invalid character ...`, with the decoder's byte offset
+    /// when apimachinery reports it (the file's first two values, before it
+    /// gives up on reading the file as YAML instead).
+    #[error("{}{message}", offset.map(|o| format!("json: offset {o}: ")).unwrap_or_default())]
+    GoSyntax {
+        /// `invalid character 'x' after object key`, ...
+        message: String,
+        /// Bytes read up to and including the offending one.
+        offset: Option<usize>,
+    },
+    /// The text ends inside a value (Go's `io.ErrUnexpectedEOF`).
+    #[error("unexpected EOF")]
+    UnexpectedEof,
     /// A number Go's float64 cannot hold.
     #[error("json: cannot unmarshal number {0} into Go value of type float64")]
     NumberOutOfRange(String),
@@ -182,18 +196,34 @@ pub(crate) fn json_docs_in<'a, T, C: Default + Extend<T>>(
             }
             Some(Err(e)) => {
                 // serde_json counts from `rest`, which starts at `line`, `col`.
-                let err_line = match e.line() {
+                let mut err_line = match e.line() {
                     0 => 0,
                     l => line as usize + l - 1,
                 };
-                let err_col = if e.line() <= 1 {
+                let mut err_col = if e.line() <= 1 {
                     e.column() + (col as usize).saturating_sub(1)
                 } else {
                     e.column()
                 };
-                let d = Diagnostic::new(Rule::ParseError, JsonError::Syntax(e).to_string())
-                    .at(&Location::new(file.clone(), to_u32_line(err_line))
-                        .at(to_u32_line(err_line), to_u32_line(err_col)));
+                // Go's words for it, at the byte where Go stops.
+                let error = match go_json::first_error(rest.as_bytes()) {
+                    Some(GoJsonError::Syntax { message, at }) => {
+                        let (l, c) = lines.line_col(base + pos + at);
+                        (err_line, err_col) = (l as usize, c as usize);
+                        JsonError::GoSyntax {
+                            message,
+                            offset: (read <= 1).then_some(base + pos + at + 1),
+                        }
+                    }
+                    Some(GoJsonError::UnexpectedEof) => JsonError::UnexpectedEof,
+                    // serde_json refuses what Go reads (e.g. a lone surrogate).
+                    None => JsonError::Syntax(e),
+                };
+                let d = Diagnostic::new(Rule::ParseError, error.to_string()).at(&Location::new(
+                    file.clone(),
+                    to_u32_line(err_line),
+                )
+                .at(to_u32_line(err_line), to_u32_line(err_col)));
                 if strict || read <= 1 {
                     return Err(Box::new(d));
                 }

@@ -33,6 +33,7 @@ pub mod doc;
 #[doc(hidden)]
 pub mod fast;
 mod file;
+mod go_json;
 mod join;
 mod json_stream;
 mod parse;
