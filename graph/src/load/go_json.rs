@@ -370,4 +370,47 @@ mod tests {
         assert_eq!(quote_char(0x7f), r"'\x7f'");
         assert_eq!(quote_char(0xa0), r"'\u00a0'");
     }
+
+    fn json_value() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::from),
+            any::<i64>().prop_map(serde_json::Value::from),
+            (-1e6f64..1e6).prop_map(serde_json::Value::from),
+            "[a-z\\\"\u{1}-\u{1f}é ]{0,8}".prop_map(serde_json::Value::from),
+        ];
+        leaf.prop_recursive(4, 32, 6, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..5).prop_map(serde_json::Value::from),
+                proptest::collection::btree_map("[a-z]{0,5}", inner, 0..5)
+                    .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// What serde_json writes, Go reads; cut short, it is an unexpected end
+        /// (or a shorter number, which Go reads too).
+        #[test]
+        fn valid_json_reads_and_prefixes_end_early(v in json_value(), cut in 0usize..1000) {
+            let text = serde_json::to_string_pretty(&v).unwrap();
+            proptest::prop_assert_eq!(first_error(text.as_bytes()), None);
+            let mut cut = cut % (text.len() + 1);
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            let prefix = &text.as_bytes()[..cut];
+            match first_error(prefix) {
+                None => proptest::prop_assert!(
+                    prefix.iter().all(|b| b.is_ascii_whitespace())
+                        || serde_json::from_slice::<serde_json::Value>(prefix).is_ok()
+                ),
+                Some(GoJsonError::UnexpectedEof) => {}
+                Some(e) => proptest::prop_assert!(false, "{e:?} for {:?}", String::from_utf8_lossy(prefix)),
+            }
+        }
+    }
 }
