@@ -346,15 +346,7 @@ fn path_olm_v1_and_compare() {
 /// The corpus of real catalogs, from `OLMSAT_CORPUS`; `None` (with one printed
 /// line) when it is not set.
 fn real_corpus() -> Option<PathBuf> {
-    match std::env::var_os("OLMSAT_CORPUS") {
-        Some(dir) => Some(PathBuf::from(dir).join("fbc")),
-        None => {
-            println!(
-                "skipped: set OLMSAT_CORPUS to the corpus directory to run the real-catalog tests"
-            );
-            None
-        }
-    }
+    common::support::require_full("the OLM v1 real-catalog tests").map(|dir| dir.join("fbc"))
 }
 
 /// `resolve --extension` over one real catalog: (bundle, exit code).

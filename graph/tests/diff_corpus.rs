@@ -11,11 +11,7 @@ use olmsat_graph::diff::{diff, report, Options};
 use olmsat_graph::load::load_path;
 
 fn corpus() -> Option<PathBuf> {
-    let c = std::env::var_os("OLMSAT_CORPUS").map(PathBuf::from);
-    if c.is_none() {
-        println!("skipped: set OLMSAT_CORPUS to the corpus of real catalogs to run this test");
-    }
-    c
+    support::require_full("the real-catalog diff tests")
 }
 
 /// The packages in both catalogs, sorted.
@@ -63,3 +59,6 @@ fn community_v4_16_to_v4_20() {
         insta::assert_snapshot!(format!("community_{p}"), summary(&base, &p));
     }
 }
+
+#[path = "../../tests/support/corpus.rs"]
+mod support;

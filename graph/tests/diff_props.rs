@@ -153,11 +153,7 @@ proptest! {
 
 /// The corpus, when `OLMSAT_CORPUS` names it.
 fn corpus() -> Option<PathBuf> {
-    let c = std::env::var_os("OLMSAT_CORPUS").map(PathBuf::from);
-    if c.is_none() {
-        println!("skipped: set OLMSAT_CORPUS to the corpus of real catalogs to run this test");
-    }
-    c
+    support::require_full("the real-catalog diff tests")
 }
 
 /// Every package directory of the community catalogs (one catalog each).
@@ -292,3 +288,6 @@ fn without_channel(mut l: Loaded, package: &str, channel: &str) -> Loaded {
         .retain(|c| !(c.package == package && c.name == channel));
     l
 }
+
+#[path = "../../tests/support/corpus.rs"]
+mod support;

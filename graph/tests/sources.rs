@@ -150,10 +150,8 @@ fn fast_and_general_readers_agree_on_the_repository_catalogs() {
 
 #[test]
 fn fast_and_general_readers_agree_on_the_full_corpus() {
-    let Some(corpus) = std::env::var_os("OLMSAT_CORPUS").map(PathBuf::from) else {
-        eprintln!(
-            "skipped: fast_and_general_readers_agree_on_the_full_corpus needs the full corpus; set OLMSAT_CORPUS to run it"
-        );
+    let Some(corpus) = corpus::require_full("fast_and_general_readers_agree_on_the_full_corpus")
+    else {
         return;
     };
     let fbc = corpus.join("fbc");
@@ -171,3 +169,6 @@ fn fast_and_general_readers_agree_on_the_full_corpus() {
     }
     assert!(compared > 100, "{compared} files");
 }
+
+#[path = "../../tests/support/corpus.rs"]
+mod corpus;
