@@ -397,7 +397,7 @@ fn text_answers_have_a_section_per_namespace() {
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(
         common::stdout(&o),
-        "namespace bad: constraints not satisfiable: no operators found in channel nightly of package etcd in the catalog referenced by subscription etcd, subscription etcd exists\n\
+        "namespace bad: unsatisfiable\n  why: no operators found in channel nightly of package etcd in the catalog referenced by subscription etcd\n    hint: package etcd has these channels, closest first: alpha, stable (default stable)\n  OLM's message: constraints not satisfiable: no operators found in channel nightly of package etcd in the catalog referenced by subscription etcd, subscription etcd exists\n\
          \n\
          namespace good: resolved, 1 operator(s) to install or upgrade\n  \
          etcdoperator.v0.9.5  install (package etcd, channel stable, catalog community, version 0.9.5)\n"
@@ -411,7 +411,7 @@ fn text_answers_have_a_section_per_namespace() {
     ]);
     assert_eq!(o.status.code(), Some(1));
     let out = common::stdout(&o);
-    assert!(out.contains("namespace bad: stopped: constraints not satisfiable: no operators found in channel nightly"), "{out}");
+    assert!(out.contains("namespace bad: stopped: unsatisfiable\n  why: no operators found in channel nightly of package etcd in the catalog referenced by subscription etcd\n    hint: package etcd has these channels, closest first: alpha, stable (default stable)\n  OLM's message: constraints not satisfiable: no operators found in channel nightly"), "{out}");
     assert!(
         out.contains("namespace good: converged after 1 step(s)\n"),
         "{out}"
@@ -549,7 +549,17 @@ fn unreadable_dumps_say_where_and_what() {
 fn a_real_catalog_on_openshift() {
     let catalog = "redhat-operators=corpus/real/fbc/external-dns-operator/catalog/v4.20";
     let dump = "tests/cluster-real/external-dns.yaml";
-    let o = olmsat(&["resolve", "--catalog", catalog, "-f", dump, "-o", "json"]);
+    let o = olmsat(&[
+        "resolve",
+        "--catalog",
+        catalog,
+        "-f",
+        dump,
+        "--global-namespace",
+        "olm",
+        "-o",
+        "json",
+    ]);
     assert_eq!(o.status.code(), Some(1));
     let v = json(&o);
     assert!(
@@ -599,6 +609,18 @@ fn a_real_catalog_on_openshift() {
             .map(|n| n.starts_with("skipped 2 copied")),
         Some(true),
         "{v}"
+    );
+    // Without --global-namespace, the dump itself says which namespace is
+    // global: every CatalogSource is in openshift-marketplace and every
+    // Subscription names it.
+    let o = olmsat(&["resolve", "--catalog", catalog, "-f", dump, "-o", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    let inferred = json(&o);
+    assert_eq!(inferred["operators"], v["operators"]);
+    assert!(
+        common::stderr(&o).contains("note: the global catalog namespace is taken to be openshift-marketplace: every CatalogSource is in it and every Subscription names it as sourceNamespace (give --global-namespace to choose another)"),
+        "{}",
+        common::stderr(&o)
     );
     let mut failures = Vec::new();
     check_agreement(

@@ -33,6 +33,7 @@ fn input(subscriptions: usize) -> Input {
                 source_namespace: String::new(),
                 starting_csv: String::new(),
                 installed_csv: String::new(),
+                manual_approval: false,
                 location: Location::new(Arc::from("bench"), 0),
             })
             .collect(),
@@ -45,6 +46,7 @@ fn input(subscriptions: usize) -> Input {
         }],
         cluster,
         global_namespace: "olm".into(),
+        allow_missing_catalogs: false,
     }
 }
 

@@ -308,9 +308,15 @@ pub struct ResolveInputs {
     /// Output format.
     #[arg(short, long, value_enum, default_value_t = ReportFormat::Text)]
     pub output: ReportFormat,
-    /// The namespace whose catalogs every namespace sees.
-    #[arg(long, default_value = "olm")]
-    pub global_namespace: String,
+    /// The namespace whose catalogs every namespace sees (default: the one
+    /// namespace that holds every CatalogSource and that every Subscription
+    /// names as its sourceNamespace, e.g. openshift-marketplace; else `olm`).
+    #[arg(long, value_name = "NAMESPACE")]
+    pub global_namespace: Option<String>,
+    /// Resolve as if a CatalogSource whose content was not given were empty
+    /// (by default OLM's error: no registry client for it).
+    #[arg(long)]
+    pub allow_missing_catalogs: bool,
     #[command(flatten)]
     pub v1: crate::cmd::v1::Flags,
 }

@@ -122,7 +122,7 @@ pub use draw::{dot_text, draw, DrawFormat};
 pub use export::json::PathStep;
 pub use export::{DrawError, DrawOptions, Drawing};
 // Suggesting close names for a name that is not there.
-pub use suggest::closest;
+pub use suggest::{closest, join_listed};
 
 pub use list::{
     align as align_columns, bundles as list_bundles, channels as list_channels,

@@ -9,6 +9,7 @@
 //! set apart as OLM's resolver does. Other kinds are counted and ignored.
 
 use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use olmsat_graph::declcfg::Property;
@@ -37,6 +38,9 @@ pub struct Subscription {
     pub starting_csv: String,
     /// status.installedCSV
     pub installed_csv: String,
+    /// `spec.installPlanApproval: Manual`: OLM makes every install plan of
+    /// the namespace wait for approval.
+    pub manual_approval: bool,
     /// Where it was declared.
     pub location: Location,
 }
@@ -155,6 +159,39 @@ impl ClusterState {
         }) + keep_first(&mut self.operator_groups, |g| {
             (g.namespace.clone(), g.name.clone())
         });
+    }
+
+    /// The global catalog namespace the cluster state itself implies: when
+    /// every CatalogSource is in one namespace N and every Subscription names
+    /// N as its `sourceNamespace` (as on OpenShift, where it is
+    /// `openshift-marketplace`), N; otherwise `None`. A state with no
+    /// CatalogSource and no Subscription implies nothing.
+    ///
+    /// ```
+    /// use olmsat_resolver::ClusterState;
+    /// let st = ClusterState::from_yaml("c.yaml", "\
+    /// kind: CatalogSource
+    /// metadata: {name: redhat-operators, namespace: openshift-marketplace}
+    /// ---
+    /// kind: Subscription
+    /// metadata: {name: a, namespace: ops}
+    /// spec: {name: a, source: redhat-operators, sourceNamespace: openshift-marketplace}
+    /// ").unwrap();
+    /// assert_eq!(st.implied_global_namespace().as_deref(), Some("openshift-marketplace"));
+    /// ```
+    pub fn implied_global_namespace(&self) -> Option<String> {
+        let mut namespaces: BTreeSet<&str> = self
+            .catalog_sources
+            .iter()
+            .map(|c| c.namespace.as_str())
+            .collect();
+        for s in &self.subscriptions {
+            namespaces.insert(s.source_namespace.as_str());
+        }
+        match (namespaces.len(), namespaces.first()) {
+            (1, Some(n)) if !n.is_empty() => Some((*n).to_owned()),
+            _ => None,
+        }
     }
 
     /// What was set aside while reading, one sentence each: the kinds
@@ -384,6 +421,7 @@ fn add_object(
             source_namespace: s(v, "/spec/sourceNamespace").to_owned(),
             starting_csv: s(v, "/spec/startingCSV").to_owned(),
             installed_csv: s(v, "/status/installedCSV").to_owned(),
+            manual_approval: s(v, "/spec/installPlanApproval") == "Manual",
             location: loc.clone(),
         }),
         "ClusterServiceVersion" => match copied_from(v) {

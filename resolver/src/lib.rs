@@ -31,6 +31,7 @@
 //!     catalogs: vec![CatalogInput { name: "example".into(), model }],
 //!     cluster,
 //!     global_namespace: "olm".into(),
+//!     allow_missing_catalogs: false,
 //! };
 //! let namespace = &namespaces(&input.cluster)[0];
 //! let resolution = resolve(&input, namespace, Options::default()).expect("no solver failure");
@@ -64,8 +65,9 @@ pub use cluster::{
 pub use cluster_file::{ClusterFileError, STDIN_NAME};
 pub use dangling::Dangling;
 pub use resolve::{
-    join_messages, namespaces, resolve, CandidateNode, CatalogInput, Input, Operator, Options,
-    Outcome, PassedOver, Reason, RequirementNode, Resolution, ResolveError, SubscriptionNode,
+    join_messages, missing_catalogs, namespaces, resolve, CandidateNode, CatalogInput, Cause,
+    Input, Operator, Options, Outcome, PassedOver, Reason, RequirementNode, Resolution,
+    ResolveError, SubscriptionNode, UnseenProvider,
 };
 pub use simulate::{simulate, End, Installed, NamespaceEnd, Step as SimulationStep, Timeline};
 

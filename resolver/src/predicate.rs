@@ -110,6 +110,36 @@ impl fmt::Display for Predicate {
     }
 }
 
+impl Predicate {
+    /// A short rendering for summaries: an API as `group/version Kind`, a
+    /// package as `package name range`, the rest in OLM's words.
+    ///
+    /// ```
+    /// use olmsat_resolver::predicate::Predicate;
+    /// use olmsat_graph::property::Gvk;
+    /// let p = Predicate::Gvk(Gvk {
+    ///     group: "cert-manager.io".into(),
+    ///     version: "v1".into(),
+    ///     kind: "Certificate".into(),
+    /// });
+    /// assert_eq!(p.brief(), "`cert-manager.io/v1 Certificate`");
+    /// ```
+    pub fn brief(&self) -> String {
+        match self {
+            Predicate::Gvk(g) if g.group.is_empty() => format!("`{} {}`", g.version, g.kind),
+            Predicate::Gvk(g) => format!("`{}/{} {}`", g.group, g.version, g.kind),
+            Predicate::Package { name, range } => {
+                format!("package `{name}` in range `{}`", range.as_str())
+            }
+            Predicate::Label(l) => format!("label `{l}`"),
+            Predicate::Cel(c) if !c.failure_message.is_empty() => {
+                format!("`{}` ({})", c.rule, c.failure_message)
+            }
+            other => format!("an operator {other}"),
+        }
+    }
+}
+
 /// A requirement by what it is, not by how it prints: OLM prints a one-element
 /// `not` with the text of its inner predicate, so two different requirements
 /// can share a text. Candidate lists are shared under this key.

@@ -7,7 +7,7 @@ use olmsat_graph::location::Location;
 use serde::Serialize;
 
 use crate::cluster::{InstalledCsv, Subscription};
-use crate::resolve::{self, Input, Operator, Options, Outcome};
+use crate::resolve::{self, Cause, Input, Operator, Options, Outcome};
 
 /// How a simulation ended (per namespace, and overall: the worst of them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -15,6 +15,11 @@ use crate::resolve::{self, Input, Operator, Options, Outcome};
 pub enum End {
     /// A resolution changed nothing.
     Converged,
+    /// An install plan waits for approval: a Subscription of the namespace
+    /// has `installPlanApproval: Manual`, and OLM applies nothing until a
+    /// person approves the plan.
+    #[serde(rename = "awaitingApproval")]
+    AwaitingApproval,
     /// The step limit was reached (OLM would keep going).
     Limit,
     /// A resolution was unsatisfiable.
@@ -30,8 +35,15 @@ pub struct Step {
     pub step: usize,
     /// Namespace resolved.
     pub namespace: String,
-    /// What was installed or upgraded.
+    /// What was installed or upgraded (or, when the plan waits for
+    /// approval, what it would install or upgrade).
     pub operators: Vec<Operator>,
+    /// The install plan waits for approval and was not applied.
+    #[serde(
+        rename = "requiresApproval",
+        skip_serializing_if = "std::ops::Not::not"
+    )]
+    pub requires_approval: bool,
 }
 
 /// An installed operator at the end.
@@ -55,6 +67,12 @@ pub struct NamespaceEnd {
     /// OLM's message when a resolution was unsatisfiable, or the error.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// The root causes when a resolution was unsatisfiable.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub causes: Vec<Cause>,
+    /// What to do about the error, when olmsat knows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
 }
 
 /// The timeline of a simulation.
@@ -85,17 +103,21 @@ pub fn simulate(mut input: Input, options: Options, max_steps: usize) -> Timelin
             namespace: ns.clone(),
             status: End::Limit,
             message: None,
+            causes: Vec::new(),
+            hint: None,
         };
         for _ in 0..max_steps {
             match resolve::resolve(&input, &ns, options) {
                 Err(e) => {
                     end.status = End::Error;
                     end.message = Some(e.to_string());
+                    end.hint = e.hint();
                     break;
                 }
                 Ok(r) => match r.outcome {
-                    Outcome::Unsatisfiable { .. } => {
+                    Outcome::Unsatisfiable { ref causes, .. } => {
                         end.status = End::Unsatisfiable;
+                        end.causes = causes.clone();
                         end.message = r.outcome.message();
                         break;
                     }
@@ -104,11 +126,35 @@ pub fn simulate(mut input: Input, options: Options, max_steps: usize) -> Timelin
                             end.status = End::Converged;
                             break;
                         }
+                        // OLM: any Subscription of the namespace with manual
+                        // approval makes the namespace's install plans manual.
+                        let manual: Vec<&str> = input
+                            .cluster
+                            .subscriptions
+                            .iter()
+                            .filter(|s| s.namespace == ns && s.manual_approval)
+                            .map(|s| s.name.as_str())
+                            .collect();
+                        if let Some(first) = manual.first() {
+                            end.status = End::AwaitingApproval;
+                            end.message = Some(format!(
+                                "the install plan of step {} needs approval: subscription {first} has installPlanApproval: Manual, which makes every install plan of namespace {ns} wait for a person to approve it",
+                                steps.len() + 1
+                            ));
+                            steps.push(Step {
+                                step: steps.len() + 1,
+                                namespace: ns.clone(),
+                                operators,
+                                requires_approval: true,
+                            });
+                            break;
+                        }
                         apply(&mut input, &ns, &operators);
                         steps.push(Step {
                             step: steps.len() + 1,
                             namespace: ns.clone(),
                             operators,
+                            requires_approval: false,
                         });
                     }
                 },
@@ -123,6 +169,7 @@ pub fn simulate(mut input: Input, options: Options, max_steps: usize) -> Timelin
         .unwrap_or(End::Converged);
     let failures: Vec<(&str, &str)> = ends
         .iter()
+        .filter(|e| e.status != End::AwaitingApproval)
         .filter_map(|e| Some((e.namespace.as_str(), e.message.as_deref()?)))
         .collect();
     let message = (!failures.is_empty()).then(|| resolve::join_messages(&failures));
@@ -207,6 +254,7 @@ fn apply(input: &mut Input, ns: &str, operators: &[Operator]) {
                     source_namespace,
                     starting_csv: op.name.clone(),
                     installed_csv: op.name.clone(),
+                    manual_approval: false,
                     location: Location::new(std::sync::Arc::from("<simulated>"), 0),
                 });
             }

@@ -72,6 +72,7 @@ fn scenario(name: &str) -> Input {
         catalogs,
         cluster,
         global_namespace: "olm".into(),
+        allow_missing_catalogs: false,
     }
 }
 

@@ -121,6 +121,7 @@ fn input(cluster: ClusterState) -> Input {
         }],
         cluster,
         global_namespace: "olm".into(),
+        allow_missing_catalogs: false,
     }
 }
 

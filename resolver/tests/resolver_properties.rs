@@ -143,12 +143,13 @@ proptest! {
                     source_namespace: String::new(),
                     starting_csv: String::new(),
                     installed_csv: String::new(),
+                    manual_approval: false,
                     location: olmsat_graph::location::Location::new(std::sync::Arc::from("t"), 0),
                 })
                 .collect(),
             ..ClusterState::default()
         };
-        let input = Input { catalogs: vec![CatalogInput { name: "cat".into(), model }], cluster, global_namespace: "olm".into() };
+        let input = Input { catalogs: vec![CatalogInput { name: "cat".into(), model }], cluster, global_namespace: "olm".into(), allow_missing_catalogs: false };
         let r = resolve(&input, "ns", Options::default()).map_err(|e| TestCaseError::fail(e.to_string()))?;
         match r.outcome {
             Outcome::Resolved { operators, .. } => {

@@ -5,9 +5,9 @@ use std::time::Duration;
 
 use olmsat_graph::{CatalogFiles, Location};
 use olmsat_resolver::{
-    dangling, join_messages, namespaces, resolve, CatalogInput, ClusterFileError, ClusterState,
-    Dangling, End, Input, Operator, Options, Outcome, Reason, Resolution, Subscription,
-    SubscriptionNode,
+    dangling, join_messages, missing_catalogs, namespaces, resolve, CatalogInput, Cause,
+    ClusterFileError, ClusterState, Dangling, End, Input, Operator, Options, Outcome, Reason,
+    Resolution, Subscription, SubscriptionNode,
 };
 use serde::Serialize;
 
@@ -16,6 +16,9 @@ use crate::cmd::v1;
 use crate::output::{eprint_diagnostics, print_data, Exit};
 use crate::timings::timed;
 use olmsat_resolver::v1::ClusterExtension;
+
+/// OLM's default global catalog namespace.
+const DEFAULT_GLOBAL_NAMESPACE: &str = "olm";
 
 #[derive(Debug, thiserror::Error)]
 enum InputError {
@@ -138,18 +141,52 @@ fn subscription(
             "--subscribe {spec:?}: expected PKG[/CHANNEL][@CATALOG]"
         )));
     }
+    let given: Vec<String> = catalogs.iter().map(|c| c.name.clone()).collect();
     let source = match catalog {
-        Some(c) => c,
-        None => catalogs
-            .iter()
-            .find(|c| c.model.package(package).is_some())
-            .map(|c| c.name.clone())
-            .ok_or_else(|| {
-                InputError::Invalid(format!(
-                    "--subscribe {spec:?}: no catalog has package {package:?}"
-                ))
-            })?,
+        Some(c) => {
+            if !given.contains(&c) {
+                let near: Vec<String> = olmsat_graph::closest(&c, given.iter().map(String::as_str))
+                    .into_iter()
+                    .map(str::to_owned)
+                    .collect();
+                return Err(InputError::Usage(format!(
+                    "--subscribe {spec:?}: no catalog named {c:?} was given; the catalogs given: {} (give it with --catalog {c}=DIR)",
+                    olmsat_graph::join_listed(&near)
+                )));
+            }
+            c
+        }
+        None => match catalogs.iter().find(|c| c.model.package(package).is_some()) {
+            Some(c) => c.name.clone(),
+            None => {
+                let mut names: Vec<&str> = catalogs
+                    .iter()
+                    .flat_map(|c| c.model.packages().iter().map(|p| p.name.as_str()))
+                    .collect();
+                names.sort_unstable();
+                names.dedup();
+                let near: Vec<String> = olmsat_graph::closest(package, names)
+                    .into_iter()
+                    .map(str::to_owned)
+                    .collect();
+                return Err(InputError::Invalid(format!(
+                    "--subscribe {spec:?}: no catalog given has package {package:?}; the closest packages: {}",
+                    olmsat_graph::join_listed(&near)
+                )));
+            }
+        },
     };
+    if let Some(c) = catalogs.iter().find(|c| c.name == source) {
+        let channel = (!channel.is_empty()).then_some(channel);
+        if let Err(e) = olmsat_graph::select_channel(&c.model, package, channel) {
+            // A channel that is not there, or a package the catalog lacks.
+            if channel.is_some() || matches!(e, olmsat_graph::SelectError::UnknownPackage { .. }) {
+                return Err(InputError::Invalid(format!(
+                    "--subscribe {spec:?}: catalog {source:?}: {e}"
+                )));
+            }
+        }
+    }
     Ok(Subscription {
         name: package.to_owned(),
         namespace: namespace.to_owned(),
@@ -159,6 +196,7 @@ fn subscription(
         source_namespace: String::new(),
         starting_csv: String::new(),
         installed_csv: String::new(),
+        manual_approval: false,
         location: Location::new(std::sync::Arc::from("--subscribe"), 0),
     })
 }
@@ -182,7 +220,9 @@ impl<'a> Explanation<'a> {
         let (reasons, constraints, tree): (&[Reason], Vec<String>, &[SubscriptionNode]) =
             match &r.outcome {
                 Outcome::Resolved { reasons, .. } => (reasons, Vec::new(), &[]),
-                Outcome::Unsatisfiable { constraints, tree } => (&[], constraints.clone(), tree),
+                Outcome::Unsatisfiable {
+                    constraints, tree, ..
+                } => (&[], constraints.clone(), tree),
             };
         Explanation {
             reasons,
@@ -210,6 +250,16 @@ fn input(args: &ResolveInputs) -> Result<Prepared, InputError> {
     let catalogs = load_catalogs(args)?;
     let mut cluster = load_cluster(&args.cluster)?;
     let mut notes = cluster.notes();
+    let global_namespace = match (&args.global_namespace, cluster.implied_global_namespace()) {
+        (Some(g), _) => g.clone(),
+        (None, Some(n)) if n != DEFAULT_GLOBAL_NAMESPACE => {
+            notes.push(format!(
+                "the global catalog namespace is taken to be {n}: every CatalogSource is in it and every Subscription names it as sourceNamespace (give --global-namespace to choose another)"
+            ));
+            n
+        }
+        _ => DEFAULT_GLOBAL_NAMESPACE.to_owned(),
+    };
     if !args.subscribe.is_empty() {
         let (namespace, why) = subscribe_namespace(args, &cluster);
         notes.push(format!("--subscribe adds to namespace {namespace} ({why})"));
@@ -225,13 +275,27 @@ fn input(args: &ResolveInputs) -> Result<Prepared, InputError> {
         eprintln!("note: {note}");
     }
     let names: Vec<&str> = catalogs.iter().map(|c| c.name.as_str()).collect();
-    let dangling = dangling::check(&cluster, &names, &args.global_namespace);
+    let mut dangling = dangling::check(&cluster, &names, &global_namespace);
+    let input = Input {
+        catalogs,
+        cluster,
+        global_namespace,
+        allow_missing_catalogs: args.allow_missing_catalogs,
+    };
+    if !args.allow_missing_catalogs {
+        // The resolution of a namespace that sees such a CatalogSource fails
+        // with OLM's error and a hint; no warning repeats it.
+        dangling.retain(|d| match d {
+            Dangling::SourceNotGiven {
+                namespace, catalog, ..
+            } => !missing_catalogs(&input, namespace)
+                .iter()
+                .any(|(_, name)| name == catalog),
+            _ => true,
+        });
+    }
     Ok(Prepared {
-        input: Input {
-            catalogs,
-            cluster,
-            global_namespace: args.global_namespace.clone(),
-        },
+        input,
         notes,
         dangling,
     })
@@ -303,7 +367,8 @@ impl Status {
 /// One namespace's answer.
 struct NamespaceAnswer {
     namespace: String,
-    result: Result<Resolution, String>,
+    /// The resolution, or OLM's error with olmsat's hint.
+    result: Result<Resolution, (String, Option<String>)>,
 }
 
 impl NamespaceAnswer {
@@ -320,7 +385,26 @@ impl NamespaceAnswer {
     fn message(&self) -> Option<String> {
         match &self.result {
             Ok(r) => r.outcome.message(),
-            Err(e) => Some(e.clone()),
+            Err((e, _)) => Some(e.clone()),
+        }
+    }
+
+    /// The root causes of an unsatisfiable answer.
+    fn causes(&self) -> &[Cause] {
+        match &self.result {
+            Ok(Resolution {
+                outcome: Outcome::Unsatisfiable { causes, .. },
+                ..
+            }) => causes,
+            _ => &[],
+        }
+    }
+
+    /// What to do about an error.
+    fn hint(&self) -> Option<&str> {
+        match &self.result {
+            Err((_, hint)) => hint.as_deref(),
+            Ok(_) => None,
         }
     }
 
@@ -341,6 +425,10 @@ struct NamespaceJson<'a> {
     status: Status,
     #[serde(skip_serializing_if = "Option::is_none")]
     message: Option<String>,
+    #[serde(skip_serializing_if = "<[Cause]>::is_empty")]
+    causes: &'a [Cause],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hint: Option<&'a str>,
     operators: &'a [Operator],
     #[serde(skip_serializing_if = "Vec::is_empty")]
     warnings: Vec<String>,
@@ -401,8 +489,8 @@ fn run_resolve(args: &ResolveArgs) -> Result<Exit, Box<dyn std::error::Error>> {
     let answers: Vec<NamespaceAnswer> = namespaces(&input.cluster)
         .into_iter()
         .map(|ns| {
-            let result =
-                timed("resolve", || resolve(input, &ns, options)).map_err(|e| e.to_string());
+            let result = timed("resolve", || resolve(input, &ns, options))
+                .map_err(|e| (e.to_string(), e.hint()));
             NamespaceAnswer {
                 namespace: ns,
                 result,
@@ -441,6 +529,8 @@ fn run_resolve(args: &ResolveArgs) -> Result<Exit, Box<dyn std::error::Error>> {
                     namespace: &a.namespace,
                     status: a.status(),
                     message: a.message(),
+                    causes: a.causes(),
+                    hint: a.hint(),
                     operators: a.operators(),
                     warnings: warnings_of(&prepared.dangling, &a.namespace),
                     explanation: a.result.as_ref().ok().map(Explanation::of),
@@ -488,7 +578,12 @@ fn run_resolve(args: &ResolveArgs) -> Result<Exit, Box<dyn std::error::Error>> {
 fn print_namespace(a: &NamespaceAnswer, warnings: &[String], explain: bool) {
     let ns = &a.namespace;
     match &a.result {
-        Err(e) => println!("namespace {ns}: error: {e}"),
+        Err((e, hint)) => {
+            println!("namespace {ns}: error: {e}");
+            if let Some(h) = hint {
+                println!("  hint: {h}");
+            }
+        }
         Ok(r) => match &r.outcome {
             Outcome::Resolved { operators, reasons } => {
                 if operators.is_empty() {
@@ -517,25 +612,28 @@ fn print_namespace(a: &NamespaceAnswer, warnings: &[String], explain: bool) {
                             println!("  because {why}");
                         }
                         for p in &r.passed_over {
-                            println!(
-                                "  preferred {} was passed over: {}",
-                                p.id,
-                                p.because.join("; ")
-                            );
+                            // The decisive fact leads; the rest is in -o json.
+                            let first = p.because.first().map(String::as_str).unwrap_or("");
+                            match p.because.len() {
+                                0 | 1 => println!("  passed over {}: {first}", p.id),
+                                n => println!(
+                                    "  passed over {}: {first} (and {} more constraint(s); -o json lists them)",
+                                    p.id,
+                                    n - 1
+                                ),
+                            }
                         }
                     }
                 }
             }
-            Outcome::Unsatisfiable { constraints, tree } => {
+            Outcome::Unsatisfiable { causes, tree, .. } => {
+                println!("namespace {ns}: unsatisfiable");
+                print_causes(causes, "  ");
                 println!(
-                    "namespace {ns}: {}",
+                    "  OLM's message: {}",
                     r.outcome.message().unwrap_or_default()
                 );
                 if explain {
-                    println!("\nthese constraints cannot all hold (each one is needed):");
-                    for c in constraints {
-                        println!("  - {c}");
-                    }
                     print_tree(tree);
                 }
             }
@@ -546,37 +644,120 @@ fn print_namespace(a: &NamespaceAnswer, warnings: &[String], explain: bool) {
     }
 }
 
-/// The unsatisfiable core as a tree a person can follow.
+/// One line per root cause, each followed by its hint.
+fn print_causes(causes: &[Cause], indent: &str) {
+    for c in causes {
+        println!("{indent}why: {}", c.summary);
+        if let Some(h) = &c.hint {
+            println!("{indent}  hint: {h}");
+        }
+    }
+}
+
+/// The unsatisfiable core as a tree a person can follow: each constraint
+/// once, under what it constrains.
 fn print_tree(tree: &[SubscriptionNode]) {
     for s in tree {
         println!("\nsubscription {}", s.subscription);
         for why in &s.ruled_out {
             println!("  ruled out: {why}");
         }
+        // Candidates that fail alike are printed once, as a group.
+        let mut groups: Vec<(String, Vec<&str>, &olmsat_resolver::CandidateNode)> = Vec::new();
         for c in &s.candidates {
-            println!("  candidate {}", c.id);
-            for why in &c.ruled_out {
-                println!("    ruled out: {why}");
+            let key = candidate_key(c);
+            match groups.iter_mut().find(|(k, _, _)| *k == key) {
+                Some((_, ids, _)) => ids.push(&c.id),
+                None => groups.push((key, vec![&c.id], c)),
             }
-            for r in &c.requirements {
-                println!("    {}", r.requirement);
-                if r.providers.is_empty() {
-                    println!("      no candidate: no bundle the namespace sees meets it (an entry skipped by another entry of its channel never qualifies)");
+        }
+        for (_, ids, c) in groups {
+            if let [one] = ids.as_slice() {
+                println!("  candidate {one}");
+                for why in &c.ruled_out {
+                    println!("    ruled out: {why}");
                 }
-                for p in &r.providers {
-                    if p.ruled_out.is_empty() {
-                        println!("      provider {}", p.id);
-                    } else {
-                        println!(
-                            "      provider {}: ruled out: {}",
-                            p.id,
-                            p.ruled_out.join("; ")
-                        );
-                    }
+                for r in &c.requirements {
+                    println!("    {}", r.requirement);
+                    print_providers(r);
+                }
+            } else {
+                println!("  candidates {} (each):", ids.join(", "));
+                for why in &c.ruled_out {
+                    println!("    ruled out: {why}");
+                }
+                for r in &c.requirements {
+                    println!("    requires an operator {}", r.needs);
+                    print_providers(r);
                 }
             }
         }
     }
+}
+
+/// What makes candidates fail alike: their requirements' needs and
+/// providers, and how they are ruled out (with their own names taken out).
+fn candidate_key(c: &olmsat_resolver::CandidateNode) -> String {
+    let name = c.id.rsplit('/').next().unwrap_or(&c.id);
+    let mut key = String::new();
+    for why in &c.ruled_out {
+        key.push_str(&why.replace(name, "{}"));
+        key.push('\n');
+    }
+    for r in &c.requirements {
+        key.push_str(&r.needs);
+        for p in &r.providers {
+            key.push_str(&format!("|{}:{}", p.id, p.ruled_out.join(";")));
+        }
+        key.push('\n');
+    }
+    key
+}
+
+/// The providers of a requirement and why each is out.
+fn print_providers(r: &olmsat_resolver::RequirementNode) {
+    if r.providers.is_empty() {
+        println!("      no candidate: {}", no_candidate(r));
+    }
+    for p in &r.providers {
+        if p.ruled_out.is_empty() {
+            println!("      provider {}", p.id);
+        } else {
+            println!(
+                "      provider {}: ruled out: {}",
+                p.id,
+                p.ruled_out.join("; ")
+            );
+        }
+    }
+}
+
+/// Why a requirement has no candidate, in the words that apply to it.
+fn no_candidate(r: &olmsat_resolver::RequirementNode) -> String {
+    if !r.skipped.is_empty() {
+        return format!(
+            "{} meet{} it, but each is skipped by another entry of its channel, and OLM never offers a skipped entry",
+            r.skipped.join(", "),
+            if r.skipped.len() == 1 { "s" } else { "" }
+        );
+    }
+    if !r.unseen.is_empty() {
+        let named: Vec<String> = r
+            .unseen
+            .iter()
+            .map(|u| {
+                format!(
+                    "{} (catalog {}, namespace {})",
+                    u.bundle, u.catalog, u.namespace
+                )
+            })
+            .collect();
+        return format!(
+            "only catalogs this namespace does not see meet it: {}",
+            named.join(", ")
+        );
+    }
+    "no bundle in the given catalogs meets it".to_owned()
 }
 
 #[derive(Serialize)]
@@ -639,7 +820,14 @@ fn run_simulate(args: &SimulateArgs) -> Result<Exit, Box<dyn std::error::Error>>
         )?,
         ReportFormat::Text => {
             for s in &timeline.steps {
-                println!("step {} (namespace {}):", s.step, s.namespace);
+                if s.requires_approval {
+                    println!(
+                        "step {} (namespace {}): install plan waiting for approval, not applied:",
+                        s.step, s.namespace
+                    );
+                } else {
+                    println!("step {} (namespace {}):", s.step, s.namespace);
+                }
                 for o in &s.operators {
                     if o.replaces.is_empty() {
                         println!("  install {} ({} {})", o.name, o.package, o.version);
@@ -665,8 +853,20 @@ fn run_simulate(args: &SimulateArgs) -> Result<Exit, Box<dyn std::error::Error>>
                     End::Limit => println!(
                         "namespace {ns}: stopped after {max_steps} step(s) without converging"
                     ),
-                    End::Unsatisfiable => println!("namespace {ns}: stopped: {message}"),
-                    End::Error => println!("namespace {ns}: error: {message}"),
+                    End::AwaitingApproval => {
+                        println!("namespace {ns}: waiting for approval: {message}")
+                    }
+                    End::Unsatisfiable => {
+                        println!("namespace {ns}: stopped: unsatisfiable");
+                        print_causes(&end.causes, "  ");
+                        println!("  OLM's message: {message}");
+                    }
+                    End::Error => {
+                        println!("namespace {ns}: error: {message}");
+                        if let Some(h) = &end.hint {
+                            println!("  hint: {h}");
+                        }
+                    }
                 }
             }
             for w in &warnings {
@@ -682,7 +882,7 @@ fn run_simulate(args: &SimulateArgs) -> Result<Exit, Box<dyn std::error::Error>>
         }
     }
     let v0 = match timeline.status {
-        End::Converged => Exit::Ok,
+        End::Converged | End::AwaitingApproval => Exit::Ok,
         End::Unsatisfiable | End::Limit => Exit::Invalid,
         End::Error => Exit::Usage,
     };

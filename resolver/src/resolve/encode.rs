@@ -41,6 +41,31 @@ pub(super) struct Builder<'w> {
     visited: BTreeSet<EntryId>,
     /// Candidates of a subscription with an installed CSV: the CSV they replace.
     replaces: HashMap<usize, String>,
+    /// What explanations need beyond the sentences, by (variable id, sentence).
+    notes: Notes,
+}
+
+/// What the explanations need to know beyond the constraints' sentences.
+#[derive(Debug, Default)]
+pub(super) struct Notes {
+    /// Each requirement, by (variable id, sentence).
+    pub(super) requirements: HashMap<(String, String), RequirementNote>,
+    /// What to do about each invalid Subscription, by its name.
+    pub(super) subscription_hints: HashMap<String, String>,
+}
+
+/// A requirement beyond its sentence.
+#[derive(Debug, Clone, Default)]
+pub(super) struct RequirementNote {
+    /// What it asks for, in short.
+    pub(super) needs: String,
+    /// Bundles that meet it but that OLM never offers (skipped by another
+    /// entry of their channel); listed only when nothing else meets it.
+    pub(super) skipped: Vec<String>,
+    /// Bundles that meet it in catalogs the namespace does not see:
+    /// (bundle, catalog, the catalog's namespace); listed only when nothing
+    /// else meets it.
+    pub(super) unseen: Vec<(String, String, String)>,
 }
 
 impl<'w> Builder<'w> {
@@ -54,6 +79,7 @@ impl<'w> Builder<'w> {
             entry_var: HashMap::new(),
             visited: BTreeSet::new(),
             replaces: HashMap::new(),
+            notes: Notes::default(),
         }
     }
 
@@ -112,12 +138,20 @@ impl<'w> Builder<'w> {
             }
             for d in predicates {
                 let candidates = self.dependency_candidates(e, &d)?;
+                let message = format!("bundle {name} requires an operator {d}");
+                let mut note = RequirementNote {
+                    needs: d.brief(),
+                    ..RequirementNote::default()
+                };
+                if candidates.is_empty() {
+                    (note.skipped, note.unseen) = self.never_offered(&d)?;
+                }
+                self.notes
+                    .requirements
+                    .insert((self.vars[var].id.clone(), message.clone()), note);
                 let vars: Vec<usize> = candidates.iter().map(|&c| self.entry_var(c)).collect();
                 stack.extend(candidates);
-                constraints.push((
-                    Kind::Dependency(vars),
-                    format!("bundle {name} requires an operator {d}"),
-                ));
+                constraints.push((Kind::Dependency(vars), message));
             }
             self.vars[var].constraints.extend(constraints);
         }
@@ -142,6 +176,39 @@ impl<'w> Builder<'w> {
         let out = self.find_candidates(preferred, d)?;
         self.candidates.insert(key, out.clone());
         Ok(out)
+    }
+
+    /// The bundles that meet `d` but are not candidates: skipped entries of
+    /// the catalogs the namespace sees, and entries of catalogs it does not
+    /// see (with the catalog and its namespace). Sorted.
+    #[allow(clippy::type_complexity)]
+    fn never_offered(
+        &mut self,
+        d: &Predicate,
+    ) -> Result<(Vec<String>, Vec<(String, String, String)>), ResolveError> {
+        let mut skipped = BTreeSet::new();
+        for x in self.w.pool(d) {
+            let en = &self.w.entries[x];
+            if en.catalog != self.w.existing && d.matches(en)? {
+                skipped.insert(en.name.clone());
+            }
+        }
+        let mut unseen = BTreeSet::new();
+        for (ci, c) in self.w.catalogs.iter().enumerate() {
+            if ci == self.w.existing || self.w.visible.contains(&ci) {
+                continue;
+            }
+            for &x in &c.entries {
+                if d.matches(&self.w.entries[x])? {
+                    unseen.insert((
+                        self.w.entries[x].name.clone(),
+                        c.key.name.clone(),
+                        c.key.namespace.clone(),
+                    ));
+                }
+            }
+        }
+        Ok((skipped.into_iter().collect(), unseen.into_iter().collect()))
     }
 
     fn find_candidates(
@@ -269,6 +336,9 @@ impl<'w> Builder<'w> {
             None
         };
         if let Some(reason) = invalid {
+            if let Some(hint) = self.invalid_subscription_hint(sub, cat, npkg, nch) {
+                self.notes.subscription_hints.insert(sub.name.clone(), hint);
+            }
             let v = self.var(&sub_id);
             let v = &mut self.vars[v];
             v.constraints
@@ -348,6 +418,108 @@ impl<'w> Builder<'w> {
         Ok(())
     }
 
+    /// What to do about a Subscription that selects nothing: the catalog it
+    /// names, its package, channel or starting CSV as they are in the
+    /// catalogs, closest names first.
+    fn invalid_subscription_hint(
+        &self,
+        sub: &Subscription,
+        cat: Option<usize>,
+        npkg: usize,
+        nch: usize,
+    ) -> Option<String> {
+        let w = &*self.w;
+        let Some(ci) = cat else {
+            let named: Vec<&super::world::Catalog> = w
+                .catalogs
+                .iter()
+                .enumerate()
+                .filter(|&(ci, c)| ci != w.existing && c.key.name == sub.source)
+                .map(|(_, c)| c)
+                .collect();
+            let Some(c) = named.first() else {
+                let given: Vec<String> = w
+                    .catalogs
+                    .iter()
+                    .enumerate()
+                    .filter(|&(ci, _)| ci != w.existing)
+                    .map(|(_, c)| c.key.name.clone())
+                    .collect();
+                return Some(format!(
+                    "no catalog named {:?} was given; give its content with --catalog {}=DIR (given: {})",
+                    sub.source,
+                    sub.source,
+                    olmsat_graph::join_listed(&given)
+                ));
+            };
+            let ns = &c.key.namespace;
+            if !sub.source_namespace.is_empty() && sub.source_namespace != *ns {
+                return Some(format!(
+                    "the subscription names sourceNamespace {}, but catalog {:?} is in namespace {ns}",
+                    sub.source_namespace, sub.source
+                ));
+            }
+            return Some(format!(
+                "catalog {:?} is in namespace {ns}, which namespace {} does not see: a namespace sees its own catalogs and those of the global catalog namespace ({}); if {ns} is your cluster's global catalog namespace (openshift-marketplace on OpenShift), give --global-namespace {ns}",
+                sub.source, w.namespace, w.global_namespace
+            ));
+        };
+        let entries = &w.catalogs[ci].entries;
+        if entries.is_empty() {
+            return Some(format!("catalog {:?} has no bundles", sub.source));
+        }
+        if npkg == 0 {
+            let names: BTreeSet<&str> = entries
+                .iter()
+                .map(|&x| w.entries[x].package.as_str())
+                .collect();
+            let near: Vec<String> = olmsat_graph::closest(&sub.package, names)
+                .into_iter()
+                .map(str::to_owned)
+                .collect();
+            return Some(format!(
+                "catalog {:?} has these packages, closest first: {}",
+                sub.source,
+                olmsat_graph::join_listed(&near)
+            ));
+        }
+        let in_package = || {
+            entries
+                .iter()
+                .map(|&x| &w.entries[x])
+                .filter(|en| en.package == sub.package)
+        };
+        if nch == 0 {
+            let names: BTreeSet<&str> = in_package().map(|en| en.channel.as_str()).collect();
+            let near: Vec<String> = olmsat_graph::closest(&sub.channel, names)
+                .into_iter()
+                .map(str::to_owned)
+                .collect();
+            let default = in_package()
+                .find(|en| en.default_channel)
+                .map(|en| format!(" (default {})", en.channel))
+                .unwrap_or_default();
+            return Some(format!(
+                "package {} has these channels, closest first: {}{default}",
+                sub.package,
+                olmsat_graph::join_listed(&near)
+            ));
+        }
+        let names: BTreeSet<&str> = in_package()
+            .filter(|en| sub.channel.is_empty() || en.channel == sub.channel)
+            .map(|en| en.name.as_str())
+            .collect();
+        let near: Vec<String> = olmsat_graph::closest(&sub.starting_csv, names)
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
+        Some(format!(
+            "startingCSV {} is not an entry there; the entries, closest first: {}",
+            sub.starting_csv,
+            olmsat_graph::join_listed(&near)
+        ))
+    }
+
     /// OLM's `addInvariants`: at most one provider per GVK and one bundle per package.
     pub(super) fn invariants(&mut self) {
         let mut gvks: BTreeMap<Gvk, Vec<usize>> = BTreeMap::new();
@@ -389,14 +561,16 @@ impl<'w> Builder<'w> {
         }
     }
 
-    /// The solver's problem, variables in identifier order (the search order), and
-    /// for each problem variable its entry and the CSV it replaces.
+    /// The solver's problem, variables in identifier order (the search order),
+    /// for each problem variable its entry and the CSV it replaces, and the
+    /// notes for explanations.
     pub(super) fn into_problem(
         self,
     ) -> (
         Problem,
         HashMap<VarIndex, EntryId>,
         HashMap<VarIndex, String>,
+        Notes,
     ) {
         let mut order: Vec<usize> = (0..self.vars.len()).collect();
         order.sort_by(|a, b| self.vars[*a].id.cmp(&self.vars[*b].id));
@@ -433,6 +607,6 @@ impl<'w> Builder<'w> {
             .into_iter()
             .map(|(v, r)| (new_index[v], r))
             .collect();
-        (p, entries, replaces)
+        (p, entries, replaces, self.notes)
     }
 }

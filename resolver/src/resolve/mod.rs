@@ -10,6 +10,7 @@
 //! explanations of an answer in `explain`; here are the answer's types and
 //! the entry point, generic over the [`SatBackend`].
 
+mod causes;
 mod encode;
 mod explain;
 mod world;
@@ -48,6 +49,10 @@ pub struct Input {
     pub cluster: ClusterState,
     /// The global catalog namespace, whose catalogs every namespace sees (`olm`).
     pub global_namespace: String,
+    /// Resolve as if a CatalogSource whose content was not given were empty.
+    /// By default such a CatalogSource fails the resolution of every namespace
+    /// that sees it, as OLM fails without a registry client for it.
+    pub allow_missing_catalogs: bool,
 }
 
 /// Options.
@@ -62,6 +67,12 @@ pub struct Options {
 pub struct SubscriptionNode {
     /// The subscription's variable id.
     pub subscription: String,
+    /// The package it subscribes to.
+    pub package: String,
+    /// What to do when it selects nothing (its catalog, package, channel or
+    /// starting CSV as they are).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
     /// Why the subscription itself cannot be met (an invalid subscription).
     #[serde(rename = "ruledOut", skip_serializing_if = "Vec::is_empty")]
     pub ruled_out: Vec<String>,
@@ -88,8 +99,39 @@ pub struct CandidateNode {
 pub struct RequirementNode {
     /// The requirement's sentence.
     pub requirement: String,
+    /// What it asks for, in short (``cert-manager.io/v1 Certificate``).
+    pub needs: String,
+    /// When nothing is offered: bundles that meet it but that OLM never
+    /// offers, each skipped by another entry of its channel.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<String>,
+    /// When nothing is offered: bundles that meet it in catalogs the
+    /// namespace does not see.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unseen: Vec<UnseenProvider>,
     /// The bundles that provide it, in preference order (none: nothing provides it).
     pub providers: Vec<CandidateNode>,
+}
+
+/// A bundle that meets a requirement in a catalog the namespace does not see.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UnseenProvider {
+    /// The bundle.
+    pub bundle: String,
+    /// Its catalog.
+    pub catalog: String,
+    /// The catalog's namespace.
+    pub namespace: String,
+}
+
+/// One root cause of an unsatisfiable answer, in a sentence, with what to do.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Cause {
+    /// What stops the resolution.
+    pub summary: String,
+    /// What would fix it, when olmsat knows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
 }
 
 /// An operator to install or upgrade.
@@ -145,6 +187,8 @@ pub enum Outcome {
     Unsatisfiable {
         /// Their sentences, sorted.
         constraints: Vec<String>,
+        /// One sentence per root cause, with a hint, derived from the tree.
+        causes: Vec<Cause>,
         /// The same, as a tree from each subscription down to why each provider
         /// of each requirement was ruled out.
         tree: Vec<SubscriptionNode>,
@@ -206,12 +250,92 @@ pub enum ResolveError {
         /// How many the namespace has.
         found: usize,
     },
+    /// CatalogSources the namespace sees whose content was not given: OLM has
+    /// no registry client for them and fails the whole resolution, whether or
+    /// not a Subscription uses them. Several are listed as Kubernetes'
+    /// aggregate error lists them, sorted (OLM's order is a map's).
+    #[error("{}", aggregate(&.0.iter().map(|(ns, name)| format!("error using catalogsource {ns}/{name}: no registry client established for catalogsource {ns}/{name}")).collect::<Vec<_>>()))]
+    NoRegistryClient(Vec<(String, String)>),
+    /// Several Subscriptions could not be turned into variables; OLM goes on
+    /// with the others and reports them together.
+    #[error("{}", aggregate(&.0.iter().map(ToString::to_string).collect::<Vec<_>>()))]
+    Several(Vec<ResolveError>),
     /// The time limit passed.
     #[error("gave up: resolution did not finish within the time limit")]
     TimedOut,
     /// The solver failed.
     #[error("{0}")]
     Solver(String),
+}
+
+impl ResolveError {
+    /// What to do about it, when olmsat knows.
+    pub fn hint(&self) -> Option<String> {
+        match self {
+            ResolveError::NoRegistryClient(missing) => {
+                let names: BTreeSet<&str> = missing.iter().map(|(_, n)| n.as_str()).collect();
+                let flags: Vec<String> =
+                    names.iter().map(|n| format!("--catalog {n}=DIR")).collect();
+                Some(format!(
+                    "give the content of {} with {}, or pass --allow-missing-catalogs to resolve as if {} empty",
+                    if missing.len() == 1 { "this CatalogSource" } else { "these CatalogSources" },
+                    flags.join(" "),
+                    if missing.len() == 1 { "it were" } else { "they were" },
+                ))
+            }
+            ResolveError::Several(errors) => {
+                let hints: Vec<String> = errors.iter().filter_map(ResolveError::hint).collect();
+                (!hints.is_empty()).then(|| hints.join("; "))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Kubernetes' aggregate error text: one message alone, several (repeats
+/// dropped) as `[a, b]`.
+fn aggregate(messages: &[String]) -> String {
+    let mut seen: Vec<&str> = Vec::new();
+    for m in messages {
+        if !seen.contains(&m.as_str()) {
+            seen.push(m);
+        }
+    }
+    match seen.as_slice() {
+        [one] => (*one).to_owned(),
+        all => format!("[{}]", all.join(", ")),
+    }
+}
+
+/// The CatalogSources namespace `namespace` sees (its own and, unless its
+/// OperatorGroup excludes them, the global catalog namespace's) whose content
+/// is not among the catalogs given, sorted by namespace and name. A catalog
+/// given by name is the content of the first CatalogSource of that name.
+pub fn missing_catalogs(input: &Input, namespace: &str) -> Vec<(String, String)> {
+    let cluster = &input.cluster;
+    let sees_global = !cluster
+        .operator_groups
+        .iter()
+        .any(|g| g.namespace == namespace && g.exclude_global_catalogs);
+    let mut out: Vec<(String, String)> = cluster
+        .catalog_sources
+        .iter()
+        .enumerate()
+        .filter(|(_, cs)| {
+            cs.namespace == namespace || (sees_global && cs.namespace == input.global_namespace)
+        })
+        .filter(|&(i, cs)| {
+            let first = cluster
+                .catalog_sources
+                .iter()
+                .position(|c| c.name == cs.name);
+            !(first == Some(i) && input.catalogs.iter().any(|c| c.name == cs.name))
+        })
+        .map(|(_, cs)| (cs.namespace.clone(), cs.name.clone()))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// The namespaces that have subscriptions or installed CSVs (copies are not
@@ -291,6 +415,7 @@ pub fn resolve_with<B: SatBackend>(
         existing_entries.iter().rev().copied().collect(),
         &subscribed,
     )?;
+    let mut errors = Vec::new();
     for sub in &subs {
         let matches: Vec<EntryId> = existing_entries
             .iter()
@@ -304,10 +429,24 @@ pub fn resolve_with<B: SatBackend>(
                 csv: sub.installed_csv.clone(),
             });
         }
-        b.subscription(sub, matches.first().copied(), &subscribed)?;
+        if let Err(e) = b.subscription(sub, matches.first().copied(), &subscribed) {
+            errors.push(e);
+        }
     }
     b.invariants();
-    let (problem, var_entries, replaces) = b.into_problem();
+    // As OLM: the catalogs' errors first, then the Subscriptions'.
+    if !input.allow_missing_catalogs {
+        let missing = missing_catalogs(input, namespace);
+        if !missing.is_empty() {
+            return Err(ResolveError::NoRegistryClient(missing));
+        }
+    }
+    match errors.len() {
+        0 => {}
+        1 => return Err(errors.remove(0)),
+        _ => return Err(ResolveError::Several(errors)),
+    }
+    let (problem, var_entries, replaces, notes) = b.into_problem();
     let deadline = options.timeout.map(|t| Instant::now() + t);
     let result = solve::solve(&problem, backend, SolveOptions { deadline });
     let variables = problem.variables.len();
@@ -335,7 +474,7 @@ pub fn resolve_with<B: SatBackend>(
                         .unwrap_or_default(),
                     replaces: replaces.get(&vi).cloned().unwrap_or_default(),
                 });
-                reasons.push(explain_choice(&problem, &sol.selected, vi));
+                reasons.push(explain_choice(&problem, &sol.selected, vi, &replaces));
             }
             operators.sort();
             reasons.sort_by(|a, b| a.id.cmp(&b.id));
@@ -347,7 +486,12 @@ pub fn resolve_with<B: SatBackend>(
             })
         }
         Err(SolveError::NotSatisfiable(core)) => {
-            let tree = unsat_tree(&problem, &core);
+            let packages: std::collections::BTreeMap<&str, &str> = subs
+                .iter()
+                .map(|s| (s.name.as_str(), s.package.as_str()))
+                .collect();
+            let tree = unsat_tree(&problem, &core, &notes, &packages);
+            let causes = causes::of(&tree, namespace);
             let mut constraints: Vec<String> = core
                 .iter()
                 .map(|c| {
@@ -360,7 +504,11 @@ pub fn resolve_with<B: SatBackend>(
             constraints.dedup();
             Ok(Resolution {
                 namespace: namespace.to_owned(),
-                outcome: Outcome::Unsatisfiable { constraints, tree },
+                outcome: Outcome::Unsatisfiable {
+                    constraints,
+                    causes,
+                    tree,
+                },
                 stats: Stats::default(),
                 variables,
             })

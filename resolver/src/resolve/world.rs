@@ -27,6 +27,8 @@ pub(super) struct World {
     pub(super) catalogs: Vec<Catalog>,
     pub(super) existing: usize,
     pub(super) namespace: String,
+    /// The global catalog namespace.
+    pub(super) global_namespace: String,
     /// Catalogs visible from the namespace (existing included), by index.
     pub(super) visible: Vec<usize>,
     /// Entries per (catalog, package, channel), in catalog order.
@@ -75,6 +77,7 @@ impl World {
             catalogs: Vec::new(),
             existing: 0,
             namespace: namespace.to_owned(),
+            global_namespace: input.global_namespace.clone(),
             visible: Vec::new(),
             channels: BTreeMap::new(),
             sorted: HashMap::new(),
