@@ -582,7 +582,7 @@ fn an_unreachable_target_names_the_nearest_point_and_the_entries_leading_to_it()
             "no path\n  \
              no path over any edge reaches d; the nearest point is the start c (1.2.0): no entry leading to d replaces, skips or has a skipRange containing it\n  \
              x (<stdin>:2) takes nothing\n  \
-             d (<stdin>:2) replaces x, skipRange \">=1.0.0 <1.2.0\"\n"
+             d (<stdin>:2) replaces x, skipRange \">=1.0.0 <1.2.0\" (stops just below 1.2.0: <1.2.0)\n"
         ),
         "{}",
         r.stdout
@@ -611,6 +611,7 @@ fn an_unreachable_target_names_the_nearest_point_and_the_entries_leading_to_it()
     assert_eq!(v["why"]["leads"][1]["entry"], "d");
     assert_eq!(v["why"]["leads"][1]["skipRange"], ">=1.0.0 <1.2.0");
     assert_eq!(v["why"]["leads"][1]["line"], 2);
+    assert_eq!(v["why"]["leads"][1]["skipRangeFails"], "<1.2.0");
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Why a path stops: the reasons `olmsat path` prints under a dead end or an
 //! unreachable target, as text lines and as JSON data.
 
+use olmsat_graph::semver::range::Op;
 use olmsat_graph::ChannelEntry;
 use olmsat_graph::{ChannelGraph, NodeIndex, NotOffered, Start, Stuck, Unreachable};
 use serde::Serialize;
@@ -64,6 +65,9 @@ pub struct JsonLead {
     skips: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     skip_range: Option<String>,
+    /// The comparator of the skipRange that the nearest point fails.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skip_range_fails: Option<String>,
 }
 
 /// The reasons, as data (every field optional).
@@ -166,6 +170,20 @@ pub fn stuck(g: &ChannelGraph<'_>, at: &Start, why: &mut JsonWhy) -> Vec<String>
     }
 }
 
+/// Where a `skipRange` misses `v`, in words (` (stops just below 1.4.2:
+/// <1.4.0)`, ` (starts above 1.4.2: >=1.5.0)`) and the comparator; `None`
+/// when it cannot say.
+fn range_miss(range: &str, v: &semver::Version) -> Option<(String, String)> {
+    let r = olmsat_graph::semver::range::Range::parse(range).ok()?;
+    let c = r.failing(v)?;
+    let words = match c.op {
+        Op::Lt | Op::Le => format!(" (stops just below {v}: {c})"),
+        Op::Gt | Op::Ge => format!(" (starts above {v}: {c})"),
+        Op::Eq | Op::Ne => format!(" (does not contain {v}: {c})"),
+    };
+    Some((words, c.to_string()))
+}
+
 /// Lines saying why `target` is out of reach from `start`, filling `why`;
 /// nothing when it can be reached over some edge.
 pub fn unreachable(
@@ -197,7 +215,7 @@ pub fn unreachable(
     why.nearest = Some(nearest.map_or_else(|| start.label(), |n| g.node(n).name.to_owned()));
     let mut lines = vec![format!(
         "  no path over any edge reaches {t}; the nearest point is {near}{}: no entry leading to {t} replaces, skips or has a skipRange containing it",
-        near_version.map(|v| format!(" ({v})")).unwrap_or_default()
+        near_version.as_ref().map(|v| format!(" ({v})")).unwrap_or_default()
     )];
     for e in leads {
         let mut accepts = Vec::new();
@@ -207,8 +225,14 @@ pub fn unreachable(
         if !e.skips.is_empty() {
             accepts.push(format!("skips {}", e.skips.join(", ")));
         }
+        let mut fails = None;
         if let Some(r) = &e.skip_range {
-            accepts.push(format!("skipRange {r:?}"));
+            let miss = near_version.as_ref().and_then(|v| range_miss(r, v));
+            accepts.push(format!(
+                "skipRange {r:?}{}",
+                miss.as_ref().map(|m| m.0.as_str()).unwrap_or_default()
+            ));
+            fails = miss.map(|m| m.1);
         }
         let accepts = if accepts.is_empty() {
             "takes nothing".to_owned()
@@ -221,6 +245,7 @@ pub fn unreachable(
             replaces: e.replaces.clone(),
             skips: e.skips.clone(),
             skip_range: e.skip_range.clone(),
+            skip_range_fails: fails,
         });
     }
     lines

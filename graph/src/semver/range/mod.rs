@@ -222,6 +222,25 @@ impl Range {
             .any(|group| group.iter().all(|c| c.matches(v)))
     }
 
+    /// For a range of one group that does not contain `v`: the first of its
+    /// comparators that `v` fails, i.e. where the range stops below `v` (`<`,
+    /// `<=`) or starts above it (`>`, `>=`). `None` when `v` is in the range
+    /// or the range has several `||` groups.
+    ///
+    /// ```
+    /// use olmsat_graph::semver::range::Range;
+    /// let r = Range::parse(">=1.3.0 <1.4.0").unwrap();
+    /// let v = semver::Version::new(1, 4, 2);
+    /// assert_eq!(r.failing(&v).map(ToString::to_string).as_deref(), Some("<1.4.0"));
+    /// assert!(r.failing(&semver::Version::new(1, 3, 5)).is_none());
+    /// ```
+    pub fn failing(&self, v: &semver::Version) -> Option<&Comparator> {
+        match self.groups.as_slice() {
+            [group] => group.iter().find(|c| !c.matches(v)),
+            _ => None,
+        }
+    }
+
     /// The source text the range was parsed from.
     pub fn as_str(&self) -> &str {
         &self.text
