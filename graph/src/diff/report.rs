@@ -281,8 +281,7 @@ pub fn github(diff: &Diff) -> String {
 /// A SARIF 2.1.0 log of the diff's findings by olmsat `version` (information
 /// findings at level `note`).
 pub fn sarif(diff: &Diff, version: &str) -> serde_json::Value {
-    use crate::report::format::sarif_uri;
-    use serde_json::json;
+    use crate::report::format::{sarif_log, SarifResult, SarifRule};
     let mut all: Vec<&Finding> = diff.all_findings().collect();
     all.sort_by_key(|f| f.level());
     let mut rules: Vec<Rule> = all.iter().map(|f| f.rule).collect();
@@ -293,66 +292,27 @@ pub fn sarif(diff: &Diff, version: &str) -> serde_json::Value {
         Level::Warning => "warning",
         Level::Info => "note",
     };
-    let rule_objects: Vec<serde_json::Value> = rules
+    let described: Vec<SarifRule<'_>> = rules
         .iter()
-        .map(|r| {
-            json!({
-                "id": r.name(),
-                "name": r.code().unwrap_or(r.name()),
-                "shortDescription": {"text": r.summary()},
-                "fullDescription": {"text": r.summary()},
-                "help": {
-                    "text": r.help(),
-                    "markdown": format!("{}\n\n**How to fix:** {}", r.summary(), r.help()),
-                },
-                "defaultConfiguration": {"level": level(r.level())},
-            })
+        .map(|r| SarifRule {
+            id: r.name(),
+            name: Some(r.code().unwrap_or(r.name())),
+            summary: r.summary(),
+            help: r.help(),
+            level: level(r.level()),
         })
         .collect();
-    let results: Vec<serde_json::Value> = all
+    let results: Vec<SarifResult<'_>> = all
         .iter()
-        .map(|f| {
-            let index = rules.iter().position(|r| *r == f.rule).unwrap_or(0);
-            let mut result = json!({
-                "ruleId": f.rule.name(),
-                "ruleIndex": index,
-                "level": level(f.level()),
-                "message": {"text": f.detail},
-            });
-            if let Some(l) = f.location() {
-                let mut physical = json!({"artifactLocation": {"uri": sarif_uri(&l.file)}});
-                if l.line > 0 {
-                    physical["region"] = json!({"startLine": l.line});
-                }
-                result["locations"] = json!([{"physicalLocation": physical}]);
-            }
-            let mut props = serde_json::Map::new();
-            for (k, v) in [
-                ("package", &f.package),
-                ("channel", &f.channel),
-                ("bundle", &f.bundle),
-            ] {
-                if let Some(v) = v {
-                    props.insert(k.to_owned(), json!(v));
-                }
-            }
-            if !props.is_empty() {
-                result["properties"] = serde_json::Value::Object(props);
-            }
-            result
+        .map(|f| SarifResult {
+            rule: rules.iter().position(|r| *r == f.rule).unwrap_or(0),
+            level: level(f.level()),
+            message: f.detail.clone(),
+            location: f.location().map(|l| (&*l.file, l.line, 0)),
+            package: f.package.as_deref(),
+            channel: f.channel.as_deref(),
+            bundle: f.bundle.as_deref(),
         })
         .collect();
-    json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "olmsat",
-                "version": version,
-                "rules": rule_objects,
-            }},
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-        }],
-    })
+    sarif_log(&described, &results, version)
 }

@@ -204,49 +204,77 @@ fn sarif_level(s: Severity) -> &'static str {
     }
 }
 
-/// A SARIF 2.1.0 log of `findings` by olmsat `version`: the rules that have
-/// findings (with their help), and a result per finding with its place.
-pub fn sarif(findings: &[Diagnostic], version: &str) -> Value {
-    let mut rules: Vec<Rule> = findings.iter().map(|d| d.rule).collect();
-    rules.sort_by_key(|r| r.id());
-    rules.dedup();
+/// A rule as a SARIF log describes it.
+#[derive(Debug, Clone)]
+pub struct SarifRule<'a> {
+    /// Its id (`ruleId`).
+    pub id: &'a str,
+    /// A name beside the id, when it has one.
+    pub name: Option<&'a str>,
+    /// One sentence.
+    pub summary: &'a str,
+    /// How to fix what it finds.
+    pub help: &'a str,
+    /// Its default level (`error`, `warning`, `note`).
+    pub level: &'static str,
+}
+
+/// A finding as a SARIF log places it.
+#[derive(Debug, Clone)]
+pub struct SarifResult<'a> {
+    /// The index of its rule in the rule list.
+    pub rule: usize,
+    /// Its level (`error`, `warning`, `note`).
+    pub level: &'static str,
+    /// Its message.
+    pub message: String,
+    /// Where: file, line and column (0: unknown).
+    pub location: Option<(&'a str, u32, u32)>,
+    /// The package, channel and bundle concerned.
+    pub package: Option<&'a str>,
+    /// See `package`.
+    pub channel: Option<&'a str>,
+    /// See `package`.
+    pub bundle: Option<&'a str>,
+}
+
+/// A SARIF 2.1.0 log by olmsat `version` of `results` under `rules`: the one
+/// envelope every command's SARIF shares.
+pub fn sarif_log(rules: &[SarifRule<'_>], results: &[SarifResult<'_>], version: &str) -> Value {
     let rule_objects: Vec<Value> = rules
         .iter()
         .map(|r| {
-            json!({
-                "id": r.id(),
-                "shortDescription": {"text": r.summary()},
-                "fullDescription": {"text": r.summary()},
-                "help": {
-                    "text": r.help(),
-                    "markdown": format!("{}\n\n**How to fix:** {}", r.summary(), r.help()),
-                },
-                "defaultConfiguration": {"level": sarif_level(r.default_severity())},
-            })
+            let mut o = json!({"id": r.id});
+            if let Some(name) = r.name {
+                o["name"] = json!(name);
+            }
+            o["shortDescription"] = json!({"text": r.summary});
+            o["fullDescription"] = json!({"text": r.summary});
+            o["help"] = json!({
+                "text": r.help,
+                "markdown": format!("{}\n\n**How to fix:** {}", r.summary, r.help),
+            });
+            o["defaultConfiguration"] = json!({"level": r.level});
+            o
         })
         .collect();
-    let results: Vec<Value> = findings
+    let results: Vec<Value> = results
         .iter()
-        .map(|d| {
-            let index = rules.iter().position(|r| *r == d.rule).unwrap_or(0);
-            let message = match d.context() {
-                Some(ctx) => format!("[{ctx}] {}", d.message),
-                None => d.message.clone(),
-            };
+        .map(|f| {
             let mut result = json!({
-                "ruleId": d.rule.id(),
-                "ruleIndex": index,
-                "level": sarif_level(d.severity),
-                "message": {"text": message},
+                "ruleId": rules.get(f.rule).map(|r| r.id).unwrap_or_default(),
+                "ruleIndex": f.rule,
+                "level": f.level,
+                "message": {"text": f.message},
             });
-            if let Some(loc) = &d.location {
+            if let Some((file, line, column)) = f.location {
                 let mut physical = json!({
-                    "artifactLocation": {"uri": sarif_uri(&loc.file)},
+                    "artifactLocation": {"uri": sarif_uri(file)},
                 });
-                if loc.line > 0 {
-                    let mut region = json!({"startLine": loc.line});
-                    if loc.column > 0 {
-                        region["startColumn"] = json!(loc.column);
+                if line > 0 {
+                    let mut region = json!({"startLine": line});
+                    if column > 0 {
+                        region["startColumn"] = json!(column);
                     }
                     physical["region"] = region;
                 }
@@ -254,9 +282,9 @@ pub fn sarif(findings: &[Diagnostic], version: &str) -> Value {
             }
             let mut props = serde_json::Map::new();
             for (k, v) in [
-                ("package", &d.package),
-                ("channel", &d.channel),
-                ("bundle", &d.bundle),
+                ("package", f.package),
+                ("channel", f.channel),
+                ("bundle", f.bundle),
             ] {
                 if let Some(v) = v {
                     props.insert(k.to_owned(), json!(v));
@@ -281,6 +309,43 @@ pub fn sarif(findings: &[Diagnostic], version: &str) -> Value {
             "results": results,
         }],
     })
+}
+
+/// A SARIF 2.1.0 log of `findings` by olmsat `version`: the rules that have
+/// findings (with their help), and a result per finding with its place.
+pub fn sarif(findings: &[Diagnostic], version: &str) -> Value {
+    let mut rules: Vec<Rule> = findings.iter().map(|d| d.rule).collect();
+    rules.sort_by_key(|r| r.id());
+    rules.dedup();
+    let described: Vec<SarifRule<'_>> = rules
+        .iter()
+        .map(|r| SarifRule {
+            id: r.id(),
+            name: None,
+            summary: r.summary(),
+            help: r.help(),
+            level: sarif_level(r.default_severity()),
+        })
+        .collect();
+    let results: Vec<SarifResult<'_>> = findings
+        .iter()
+        .map(|d| SarifResult {
+            rule: rules.iter().position(|r| *r == d.rule).unwrap_or(0),
+            level: sarif_level(d.severity),
+            message: match d.context() {
+                Some(ctx) => format!("[{ctx}] {}", d.message),
+                None => d.message.clone(),
+            },
+            location: d
+                .location
+                .as_ref()
+                .map(|l| (&*l.file, l.line, l.column)),
+            package: d.package.as_deref(),
+            channel: d.channel.as_deref(),
+            bundle: d.bundle.as_deref(),
+        })
+        .collect();
+    sarif_log(&described, &results, version)
 }
 
 #[cfg(test)]
