@@ -90,10 +90,7 @@ pub fn run(args: &GraphArgs) -> super::Outcome {
     let Some(catalog) = super::open_catalog(&args.path, opts.package)? else {
         return Ok(Exit::Invalid.into());
     };
-    let split = args
-        .split
-        .as_deref()
-        .map(|dir| (dir, args.split_channels));
+    let split = args.split.as_deref().map(|dir| (dir, args.split_channels));
     let exit = write_drawing(&catalog, &opts, args.output, split)?;
     Ok(Finished::new(exit).keeping(catalog))
 }

@@ -650,7 +650,11 @@ fn write_legend(out: &mut String) {
         let attrs = match i {
             0 => String::new(),
             1 | 2 => {
-                let kind = if i == 1 { EdgeKind::Skips } else { EdgeKind::SkipRange };
+                let kind = if i == 1 {
+                    EdgeKind::Skips
+                } else {
+                    EdgeKind::SkipRange
+                };
                 let (style, color) = kind_style(kind);
                 format!(", style={style}, color=\"{color}\", fontcolor=\"{color}\"")
             }

@@ -337,7 +337,12 @@ mod tests {
         // d's range covers a, b and c; OLM takes it from a and b, so those
         // edges stay; c's range edge from a is implied by a -> b -> c, and the
         // range edges beside a replaces edge fold into it.
-        let entries = ["a@1.0.0", "b@1.1.0<a", "c@1.2.0<b;<1.2.0", "d@1.3.0<c;<1.3.0"];
+        let entries = [
+            "a@1.0.0",
+            "b@1.1.0<a",
+            "c@1.2.0<b;<1.2.0",
+            "d@1.3.0<c;<1.3.0",
+        ];
         let (all, folded) = view(&entries, EdgeView::All);
         assert_eq!(all.len(), 8);
         assert_eq!(folded, 0);

@@ -160,13 +160,7 @@ fn markdown(s: &str) -> String {
 fn index_markdown(files: &[SplitFile]) -> String {
     let mut out = String::from("# Upgrade graphs\n\n");
     for f in files {
-        let _ = writeln!(
-            out,
-            "- [{}]({}): {}",
-            markdown(&what(f)),
-            f.name,
-            counts(f)
-        );
+        let _ = writeln!(out, "- [{}]({}): {}", markdown(&what(f)), f.name, counts(f));
     }
     out
 }
