@@ -296,7 +296,7 @@ fn write_edge_attrs(
 ) {
     let kind = edge.kind;
     let range = edge.range();
-    let labelled = !compact && !(dense && range.is_some());
+    let labelled = !(compact || (dense && range.is_some()));
     if labelled {
         out.push_str("label=\"");
         out.push_str(kind.as_str());
