@@ -9,7 +9,8 @@ const AWS: &str = "aws-load-balancer-operator/catalog/v4.20";
 
 #[test]
 fn dot_has_a_cluster_per_package_and_channel() {
-    let r = olmsat(&["graph", AWS]);
+    // Every edge, drawn as before the folded view.
+    let r = olmsat(&["graph", AWS, "--edges", "all"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.starts_with("digraph upgrades {\n"));
     assert_eq!(r.stdout.matches("subgraph cluster_0_").count(), 4);
@@ -17,7 +18,7 @@ fn dot_has_a_cluster_per_package_and_channel() {
         .stdout
         .contains("label=\"channel stable-v1\\nhead: aws-load-balancer-operator.v1.3.2\""));
     // Same input, same bytes.
-    assert_eq!(olmsat(&["graph", AWS]).stdout, r.stdout);
+    assert_eq!(olmsat(&["graph", AWS, "--edges", "all"]).stdout, r.stdout);
 }
 
 #[test]
@@ -123,4 +124,271 @@ fn svg_needs_graphviz() {
     }
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("<svg"));
+}
+
+#[test]
+fn default_view_folds_implied_edges_with_a_note() {
+    let r = olmsat(&["graph", AWS, "--channel", "stable-v1"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r
+        .stdout
+        .starts_with("digraph upgrades {\n  // 11 edges folded; `--edges all` shows them\n"));
+    assert!(r.stdout.contains(
+        "label=\"channel stable-v1\\nhead: aws-load-balancer-operator.v1.3.2\\n11 edges folded\";"
+    ));
+    assert!(r.stdout.ends_with(
+        "  label=\"11 edges folded; `--edges all` shows them\";\n  labelloc=b; labeljust=l;\n}\n"
+    ));
+    // Versions left to right; the bundle name is in the tooltip.
+    assert!(r.stdout.contains("      n0_0_2 [label=\"1.2.0\", tooltip=\"aws-load-balancer-operator.v1.2.0\\nskipRange <1.2.0\"];\n"));
+    assert!(r.stdout.contains("      n0_0_4 -> n0_0_5 [style=invis];\n"));
+    // Every replaces edge and OLM's step from each bundle (the head's range).
+    let drawn: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.contains(" -> n0_0_") && !l.contains("invis"))
+        .map(|l| l.split(" [").next().unwrap_or_default().trim())
+        .collect();
+    assert_eq!(
+        drawn,
+        vec![
+            "n0_0_0 -> n0_0_1",
+            "n0_0_0 -> n0_0_5",
+            "n0_0_1 -> n0_0_2",
+            "n0_0_1 -> n0_0_5",
+            "n0_0_2 -> n0_0_3",
+            "n0_0_2 -> n0_0_5",
+            "n0_0_3 -> n0_0_4",
+            "n0_0_3 -> n0_0_5",
+            "n0_0_4 -> n0_0_5",
+        ]
+    );
+    // Every edge, drawn as before.
+    let all = olmsat(&["graph", AWS, "--channel", "stable-v1", "--edges", "all"]);
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    assert_eq!(all.stdout.matches("label=\"replaces\", tooltip").count(), 5);
+    assert_eq!(all.stdout.matches("label=\"skipRange\\n").count(), 15);
+    assert!(!all.stdout.contains("folded"));
+}
+
+#[test]
+fn edges_by_kind_and_unknown_kinds() {
+    let r = olmsat(&[
+        "graph",
+        AWS,
+        "--channel",
+        "stable-v1",
+        "--edges",
+        "skipRange",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap_or_default();
+    let edges = v["packages"][0]["channels"][0]["edges"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(edges.len(), 15);
+    assert!(edges.iter().all(|e| e["kind"] == "skipRange"));
+    assert!(v.get("folded").is_none() && v.get("note").is_none());
+    let r = olmsat(&["graph", AWS, "--edges", "replaces,skiprange"]);
+    assert_eq!(r.code, 2);
+    assert_eq!(
+        r.stderr,
+        "error: invalid value 'replaces,skiprange' for '--edges <folded|all|KINDS>': unknown edge kind \"skiprange\": use all, folded, or kinds among replaces, skips, skipRange separated by commas\n\nFor more information, try '--help'.\n"
+    );
+}
+
+#[test]
+fn json_counts_folded_edges_and_has_a_legend() {
+    let r = olmsat(&["graph", AWS, "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap_or_default();
+    assert_eq!(v["folded"], 16);
+    assert_eq!(v["note"], "16 edges folded; `--edges all` shows them");
+    let folded: Vec<&serde_json::Value> = v["packages"][0]["channels"]
+        .as_array()
+        .map(|a| a.iter().map(|c| &c["folded"]).collect())
+        .unwrap_or_default();
+    assert_eq!(folded, vec![11, 1, 2, 2]);
+    assert_eq!(
+        v["legend"]["edges"],
+        serde_json::json!({
+            "replaces": "solid #333333",
+            "skips": "dashed #3465A4",
+            "skipRange": "dotted #6B6B6B",
+            "olmPath": "bold #D62728",
+        })
+    );
+    assert_eq!(v["legend"]["nodes"]["head"], "double border");
+    // Every edge and no legend: the drawing as it always was.
+    let r = olmsat(&["graph", AWS, "-o", "json", "--edges", "all", "--no-legend"]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap_or_default();
+    let keys: Vec<&String> = v
+        .as_object()
+        .map(|o| o.keys().collect())
+        .unwrap_or_default();
+    assert_eq!(keys, vec!["packages"]);
+    assert!(v["packages"][0]["channels"][0].get("folded").is_none());
+}
+
+#[test]
+fn legend_in_dot_but_not_in_mermaid() {
+    let r = olmsat(&["graph", AWS, "--channel", "stable-v1.1"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for line in [
+        "  subgraph cluster_legend {\n",
+        "    legend_n0 [label=\"head\", peripheries=2];\n",
+        "    legend_n3 [label=\"deprecated\", style=\"rounded,filled\", fillcolor=\"#E8960F\"];\n",
+        "    legend_e1 -> legend_e2 [label=\"skips\", style=dashed, color=\"#3465A4\", fontcolor=\"#3465A4\"];\n",
+        "    legend_e3 -> legend_e4 [label=\"OLM v0 path\", color=\"#D62728\", fontcolor=\"#D62728\", penwidth=3];\n",
+    ] {
+        assert!(r.stdout.contains(line), "{line}");
+    }
+    let r = olmsat(&["graph", AWS, "--channel", "stable-v1.1", "--no-legend"]);
+    assert!(!r.stdout.contains("legend"));
+    // Mermaid keeps opm's layout whatever the view: every edge, no legend.
+    let m = olmsat(&["graph", AWS, "-o", "mermaid"]);
+    assert_eq!(m.code, 0, "{}", m.stderr);
+    assert!(!m.stdout.contains("legend"));
+    let all = olmsat(&["graph", AWS, "-o", "mermaid", "--edges", "all"]);
+    assert_eq!(m.stdout, all.stdout);
+}
+
+#[test]
+fn split_writes_a_file_per_package_or_channel_and_an_index() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("pictures");
+    let d = dir.display().to_string();
+    let r = olmsat(&["graph", AWS, "--split", &d]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout, format!("wrote 1 file and {d}/index.md\n"));
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap_or_default();
+    assert_eq!(
+        read("index.md"),
+        "# Upgrade graphs\n\n- [aws-load-balancer-operator](aws-load-balancer-operator.dot): 14 nodes, 16 edges (16 folded)\n"
+    );
+    assert_eq!(
+        read("aws-load-balancer-operator.dot"),
+        olmsat(&["graph", AWS]).stdout
+    );
+    let r = olmsat(&[
+        "graph",
+        AWS,
+        "--split",
+        &d,
+        "--split-channels",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout, format!("wrote 4 files and {d}/index.md\n"));
+    assert_eq!(
+        read("index.md"),
+        "# Upgrade graphs\n\n\
+         - [aws-load-balancer-operator, channel stable-v1](aws-load-balancer-operator.stable-v1.json): 6 nodes, 9 edges (11 folded)\n\
+         - [aws-load-balancer-operator, channel stable-v1.1](aws-load-balancer-operator.stable-v1.1.json): 2 nodes, 1 edges (1 folded)\n\
+         - [aws-load-balancer-operator, channel stable-v1.2](aws-load-balancer-operator.stable-v1.2.json): 3 nodes, 3 edges (2 folded)\n\
+         - [aws-load-balancer-operator, channel stable-v1.3](aws-load-balancer-operator.stable-v1.3.json): 3 nodes, 3 edges (2 folded)\n"
+    );
+    assert_eq!(
+        read("aws-load-balancer-operator.stable-v1.2.json"),
+        olmsat(&["graph", AWS, "--channel", "stable-v1.2", "-o", "json"]).stdout
+    );
+    // A directory that cannot be made.
+    let file = tmp.path().join("a-file");
+    std::fs::write(&file, "").expect("write");
+    let under = file.join("x").display().to_string();
+    let r = olmsat(&["graph", AWS, "--split", &under]);
+    assert_eq!(r.code, 2);
+    assert_eq!(
+        r.stderr,
+        format!("olmsat: cannot create the directory {under}: Not a directory (os error 20)\n")
+    );
+    // --split-channels needs --split.
+    let r = olmsat(&["graph", AWS, "--split-channels"]);
+    assert_eq!(r.code, 2);
+}
+
+#[test]
+fn split_svg_has_an_html_index() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let d = tmp.path().display().to_string();
+    let r = olmsat(&["graph", AWS, "--split", &d, "--split-channels", "-o", "svg"]);
+    if r.code == 2 && r.stderr.contains("needs Graphviz") {
+        common::support::skip("the split SVG check", "Graphviz `dot` is not installed");
+        return;
+    }
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout, format!("wrote 4 files and {d}/index.html\n"));
+    let index = std::fs::read_to_string(tmp.path().join("index.html")).unwrap_or_default();
+    assert!(index.contains("<li><a href=\"aws-load-balancer-operator.stable-v1.svg\">aws-load-balancer-operator, channel stable-v1</a>: 6 nodes, 9 edges (11 folded)</li>\n"), "{index}");
+    let svg = std::fs::read_to_string(tmp.path().join("aws-load-balancer-operator.stable-v1.svg"))
+        .unwrap_or_default();
+    assert!(svg.contains("<svg"));
+}
+
+#[test]
+fn opendatahub_operator_fast_fits_on_a_screen() {
+    // 304 edges, mostly skipRange edges from every older bundle.
+    let Some(dir) = common::support::need(
+        "fbc/community-operators-prod/catalogs/v4.20/opendatahub-operator",
+        "opendatahub_operator_fast_fits_on_a_screen",
+    ) else {
+        return;
+    };
+    let d = dir.display().to_string();
+    let all = olmsat(&[
+        "graph",
+        &d,
+        "--channel",
+        "fast",
+        "-o",
+        "json",
+        "--edges",
+        "all",
+    ]);
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    let v: serde_json::Value = serde_json::from_str(&all.stdout).unwrap_or_default();
+    assert_eq!(
+        v["packages"][0]["channels"][0]["edges"]
+            .as_array()
+            .map(Vec::len),
+        Some(304)
+    );
+    let r = olmsat(&["graph", &d, "--channel", "fast", "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap_or_default();
+    let ch = &v["packages"][0]["channels"][0];
+    assert_eq!(ch["edges"].as_array().map(Vec::len), Some(52));
+    assert_eq!(ch["folded"], 252);
+    assert_eq!(v["note"], "252 edges folded; `--edges all` shows them");
+    let kinds = |k: &str| {
+        ch["edges"]
+            .as_array()
+            .map(|a| a.iter().filter(|e| e["kind"] == k).count())
+    };
+    // The replaces chain, OLM's skipRange to 2.28.0 from each older bundle,
+    // and the pruned 2.9.0's skips: to 2.28.0 (OLM's step) and to 2.11.0
+    // (nothing else leads there).
+    assert_eq!(kinds("replaces"), Some(29));
+    assert_eq!(kinds("skipRange"), Some(21));
+    assert_eq!(kinds("skips"), Some(2));
+    let r = olmsat(&["graph", &d, "--channel", "fast", "-o", "svg"]);
+    if r.code == 2 && r.stderr.contains("needs Graphviz") {
+        common::support::skip(
+            "the opendatahub SVG size",
+            "Graphviz `dot` is not installed",
+        );
+        return;
+    }
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let width: f64 = r
+        .stdout
+        .split("<svg width=\"")
+        .nth(1)
+        .and_then(|s| s.split("pt\"").next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(f64::MAX);
+    assert!(width < 2400.0, "{width}");
 }

@@ -154,8 +154,7 @@ fn bench_channel(c: &mut Criterion) {
     let opts = DrawOptions {
         package: Some(&name),
         channel: Some(&channel.name),
-        minimum_edge: None,
-        highlight_from: None,
+        ..DrawOptions::default()
     };
     group.bench_function("graph_and_dot_100k", |b| {
         b.iter(|| match Drawing::new(&model, &opts) {

@@ -489,6 +489,22 @@ pub struct GraphArgs {
     /// Highlight the path OLM v0 takes from this bundle name or version.
     #[arg(long, value_name = "NAME|VERSION")]
     pub highlight_from: Option<String>,
+    /// Which edges to draw: `folded` (every replaces edge, every edge OLM v0
+    /// takes, and a skips or skipRange edge only where no other drawn path
+    /// covers it), `all`, or kinds such as `replaces,skips,skipRange`.
+    /// Mermaid always draws every edge, in opm's layout.
+    #[arg(long, value_name = "folded|all|KINDS", default_value = "folded")]
+    pub edges: olmsat_graph::EdgeView,
+    /// Draw no legend.
+    #[arg(long)]
+    pub no_legend: bool,
+    /// Write one file per package into DIR (created if need be), and an index
+    /// page: `index.html` for `-o svg`, `index.md` otherwise.
+    #[arg(long, value_name = "DIR")]
+    pub split: Option<PathBuf>,
+    /// With `--split`: one file per package and channel.
+    #[arg(long, requires = "split")]
+    pub split_channels: bool,
 }
 
 /// `olmsat bundle ...`

@@ -120,7 +120,7 @@ pub use upgrade::{
 // Writing catalogs, listing them, and drawing upgrade graphs.
 pub use draw::{dot_text, draw, DrawFormat};
 pub use export::json::PathStep;
-pub use export::{DrawError, DrawOptions, Drawing};
+pub use export::{DrawError, DrawOptions, Drawing, DrawingPart, EdgeView, EdgeViewError};
 // Suggesting close names for a name that is not there.
 pub use suggest::{closest, join_listed};
 

@@ -3,7 +3,10 @@
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 
-use olmsat_graph::{dot_text, draw, DrawFormat, DrawOptions, Drawing};
+use std::path::Path;
+
+use olmsat_graph::export::split;
+use olmsat_graph::{dot_text, draw, DrawFormat, DrawOptions, Drawing, EdgeView};
 
 use crate::args::{GraphArgs, GraphFormat};
 use crate::output::Exit;
@@ -74,17 +77,33 @@ pub fn render_svg(dot_text: &str) -> Result<Vec<u8>, SvgError> {
 
 /// Draw the upgrade graphs of the catalog.
 pub fn run(args: &GraphArgs) -> super::Outcome {
+    // Mermaid keeps opm's layout: every edge, no legend.
+    let mermaid = args.output == GraphFormat::Mermaid;
     let opts = DrawOptions {
         package: args.package.as_deref(),
         channel: args.channel.as_deref(),
         minimum_edge: args.minimum_edge.as_deref(),
         highlight_from: args.highlight_from.as_deref(),
+        edges: if mermaid { EdgeView::All } else { args.edges },
+        legend: !mermaid && !args.no_legend,
     };
     let Some(catalog) = super::open_catalog(&args.path, opts.package)? else {
         return Ok(Exit::Invalid.into());
     };
-    let exit = write_drawing(&catalog, &opts, args.output)?;
+    let split = args.split.as_deref().map(|dir| (dir, args.split_channels));
+    let exit = write_drawing(&catalog, &opts, args.output, split)?;
     Ok(Finished::new(exit).keeping(catalog))
+}
+
+/// The file extension of a format.
+fn extension(format: GraphFormat) -> &'static str {
+    match format {
+        GraphFormat::Dot => "dot",
+        GraphFormat::Mermaid => "mmd",
+        GraphFormat::Json => "json",
+        GraphFormat::Yaml => "yaml",
+        GraphFormat::Svg => "svg",
+    }
 }
 
 /// Draw and write; the drawing (a few large vectors) is freed on return.
@@ -92,6 +111,7 @@ fn write_drawing(
     catalog: &olmsat_graph::Catalog,
     opts: &DrawOptions<'_>,
     format: GraphFormat,
+    split: Option<(&Path, bool)>,
 ) -> Result<Exit, Box<dyn std::error::Error>> {
     let drawing = match timed("graph", || Drawing::new(catalog.model(), opts)) {
         Ok(d) => d,
@@ -111,20 +131,76 @@ fn write_drawing(
             );
         }
     }
+    if let Some((dir, per_channel)) = split {
+        return write_split(drawing, format, dir, per_channel);
+    }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let clock = PhaseClock::start();
+    let exit = write_one(&drawing, format, &mut out)?;
+    out.flush()?;
+    clock.record("write");
+    Ok(exit)
+}
+
+/// Write one file per package (or channel) of `drawing` into `dir`, and the
+/// index page; say on standard output what was written.
+fn write_split(
+    drawing: Drawing<'_>,
+    format: GraphFormat,
+    dir: &Path,
+    per_channel: bool,
+) -> Result<Exit, Box<dyn std::error::Error>> {
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        eprintln!("olmsat: cannot create the directory {}: {e}", dir.display());
+        return Ok(Exit::Usage);
+    }
+    let ext = extension(format);
+    let parts = drawing.split(per_channel);
+    let files = split::plan(&parts, ext);
+    for (part, file) in parts.iter().zip(&files) {
+        let path = dir.join(&file.name);
+        let mut bytes = Vec::new();
+        let exit = write_one(&part.drawing, format, &mut bytes)?;
+        if exit != Exit::Ok {
+            return Ok(exit);
+        }
+        if let Err(e) = std::fs::write(&path, &bytes) {
+            eprintln!("olmsat: cannot write {}: {e}", path.display());
+            return Ok(Exit::Usage);
+        }
+    }
+    let index = dir.join(split::index_name(ext));
+    if let Err(e) = std::fs::write(&index, split::index(&files, ext)) {
+        eprintln!("olmsat: cannot write {}: {e}", index.display());
+        return Ok(Exit::Usage);
+    }
+    let n = files.len();
+    println!(
+        "wrote {n} {} and {}",
+        if n == 1 { "file" } else { "files" },
+        index.display()
+    );
+    Ok(Exit::Ok)
+}
+
+/// Write `drawing` as `format` to `out`.
+fn write_one(
+    drawing: &Drawing<'_>,
+    format: GraphFormat,
+    out: &mut impl Write,
+) -> Result<Exit, Box<dyn std::error::Error>> {
     match format {
-        GraphFormat::Dot => draw(&drawing, DrawFormat::Dot, &mut out)?,
-        GraphFormat::Mermaid => draw(&drawing, DrawFormat::Mermaid, &mut out)?,
-        GraphFormat::Json => draw(&drawing, DrawFormat::Json, &mut out)?,
+        GraphFormat::Dot => draw(drawing, DrawFormat::Dot, out)?,
+        GraphFormat::Mermaid => draw(drawing, DrawFormat::Mermaid, out)?,
+        GraphFormat::Json => draw(drawing, DrawFormat::Json, out)?,
         GraphFormat::Yaml => {
             let mut json = Vec::new();
-            draw(&drawing, DrawFormat::Json, &mut json)?;
+            draw(drawing, DrawFormat::Json, &mut json)?;
             let value: serde_json::Value = serde_json::from_slice(&json)?;
             out.write_all(olmsat_graph::report::format::yaml(&value)?.as_bytes())?;
         }
-        GraphFormat::Svg => match laid_out(&dot_text(&drawing)) {
+        GraphFormat::Svg => match laid_out(&dot_text(drawing)) {
             Ok(svg) => out.write_all(&svg)?,
             Err(e) => {
                 eprintln!("olmsat: {e}");
@@ -132,7 +208,5 @@ fn write_drawing(
             }
         },
     }
-    out.flush()?;
-    clock.record("write");
     Ok(Exit::Ok)
 }

@@ -14,6 +14,13 @@
 //!   deprecated package's grey.
 //! - The highlighted OLM path is red and bold; a start that is not a node (a
 //!   pruned version) gets a node of its own.
+//! - Views other than every edge ([`EdgeView::All`]) are drawn compact: a
+//!   bundle named after its version (`<prefix>v1.2.3`) is labelled with the
+//!   version only, edges carry no text (the legend tells the kinds apart), each
+//!   skipRange is in the tooltip of the entry declaring it, and invisible edges
+//!   between consecutive versions keep the nodes in version order from left to
+//!   right. A folded drawing says how many edges it folded.
+//! - With a legend, a last cluster shows each node style and edge kind.
 
 use rayon::prelude::*;
 use std::fmt::Write as _;
@@ -22,7 +29,10 @@ use std::io::{self, Write};
 use petgraph::graph::NodeIndex;
 
 use super::drawing::{Drawing, DrawnChannel};
-use super::style::{bundle_fill, DEPRECATED_CHANNEL_FILL, HIGHLIGHT};
+use super::fold::EdgeView;
+use super::style::{
+    bundle_fill, DEPRECATED_CHANNEL_FILL, DEPRECATED_FILL, HIGHLIGHT, LEGACY_DEPRECATED_FILL,
+};
 use crate::upgrade::{Edge, EdgeKind, Node, Presence};
 
 /// Fill of a deprecated package's cluster.
@@ -34,6 +44,36 @@ pub const REPLACES_COLOR: &str = "#333333";
 /// (the edges' tooltips still give it). This keeps large catalogs readable and
 /// Graphviz's layout fast.
 pub const DENSE_EDGES: usize = 150;
+
+/// Font colour of skipped entries.
+pub const SKIPPED_FONT: &str = "#777777";
+
+/// The line style and colour of an edge of `kind`.
+pub fn kind_style(kind: EdgeKind) -> (&'static str, &'static str) {
+    match kind {
+        EdgeKind::Replaces => ("solid", REPLACES_COLOR),
+        EdgeKind::Skips => ("dashed", "#3465A4"),
+        EdgeKind::SkipRange => ("dotted", "#6B6B6B"),
+    }
+}
+
+/// The label of a node in the compact views: its version when its name ends
+/// with `v<version>` (or is the version), for a node that is not an entry the
+/// version its name carries (`<prefix>.v<semver>`), else `None` (name and
+/// version).
+fn short_label<'a>(node: &'a Node<'a>, version: &'a str) -> Option<&'a str> {
+    if node.version.is_none() {
+        if !node.is_external() {
+            return None;
+        }
+        // A name that is not an entry: the version its name carries.
+        let (prefix, _) = crate::upgrade::version_in_name(node.name)?;
+        return node.name.get(prefix.len() + 2..);
+    }
+    let prefix = node.name.strip_suffix(version)?;
+    (prefix.is_empty() || prefix.ends_with('v') || prefix.ends_with('.') || prefix.ends_with('-'))
+        .then_some(version)
+}
 
 /// `s` as a DOT double-quoted string, rendering literally: quotes and
 /// backslashes are escaped, line breaks become centred line breaks (`\n`),
@@ -152,21 +192,33 @@ fn write_node_attrs(
     head: bool,
     highlighted: bool,
     range: Option<&str>,
+    compact: bool,
 ) {
     // The label: one quoted line each for name, version, range and presence.
     out.push_str("label=\"");
-    quote_inner(out, node.name);
+    if let Some(v) = node.version {
+        scratch.clear();
+        push_version(scratch, v);
+    }
+    let short = if compact {
+        short_label(node, scratch)
+    } else {
+        None
+    };
+    match short {
+        Some(v) => quote_inner(out, v),
+        None => quote_inner(out, node.name),
+    }
     match (node.version, node.presence) {
-        (Some(v), _) => {
-            scratch.clear();
-            push_version(scratch, v);
+        _ if short.is_some() => {}
+        (Some(_), _) => {
             out.push_str("\\n");
             quote_inner(out, scratch);
         }
         (None, Presence::Entry(_)) => out.push_str("\\n(no version)"),
         (None, _) => {}
     }
-    if let Some(r) = range {
+    if let Some(r) = range.filter(|_| !compact) {
         out.push_str("\\nskipRange ");
         quote_inner(out, r);
     }
@@ -195,7 +247,7 @@ fn write_node_attrs(
         out.push_str(", peripheries=2");
     }
     if node.skipped {
-        out.push_str(", fontcolor=\"#777777\"");
+        let _ = write!(out, ", fontcolor=\"{SKIPPED_FONT}\"");
     }
     if highlighted {
         let _ = write!(out, ", color=\"{HIGHLIGHT}\", penwidth=3");
@@ -207,6 +259,9 @@ fn write_node_attrs(
         first = false;
         quote_inner(out, line);
     };
+    if short.is_some() {
+        tip_line(out, node.name);
+    }
     if head {
         tip_line(out, "channel head");
     }
@@ -218,6 +273,9 @@ fn write_node_attrs(
     }
     if node.legacy_deprecated {
         tip_line(out, "olm.deprecated: OLM v0 refuses to install it");
+    }
+    if let Some(r) = range.filter(|_| compact) {
+        tip_line(out, &format!("skipRange {r}"));
     }
     if !first {
         out.push('"');
@@ -234,10 +292,11 @@ fn write_edge_attrs(
     edge: &Edge<'_>,
     highlighted: bool,
     dense: bool,
+    compact: bool,
 ) {
     let kind = edge.kind;
     let range = edge.range();
-    let labelled = !(dense && range.is_some());
+    let labelled = !(compact || (dense && range.is_some()));
     if labelled {
         out.push_str("label=\"");
         out.push_str(kind.as_str());
@@ -247,11 +306,7 @@ fn write_edge_attrs(
         }
         out.push_str("\", ");
     }
-    let (style, color) = match kind {
-        EdgeKind::Replaces => ("solid", REPLACES_COLOR),
-        EdgeKind::Skips => ("dashed", "#3465A4"),
-        EdgeKind::SkipRange => ("dotted", "#6B6B6B"),
-    };
+    let (style, color) = kind_style(kind);
     let color = if highlighted { HIGHLIGHT } else { color };
     if kind != EdgeKind::Replaces {
         out.push_str("style=");
@@ -294,11 +349,13 @@ fn write_channel(
     p: usize,
     c: usize,
     ch: &DrawnChannel<'_>,
+    compact: bool,
 ) {
     let g = &ch.graph;
     let channel = g.channel();
     let head = g.head();
-    let dense = ch.edges.len() > DENSE_EDGES;
+    let shown = ch.shown_edges();
+    let dense = !compact && shown.len() > DENSE_EDGES;
     let marks = ch.path_marks();
     let _ = writeln!(out, "    subgraph cluster_{p}_{c} {{");
     let mut label = format!("channel {}", channel.name);
@@ -318,6 +375,13 @@ fn write_channel(
     }
     if dense {
         label.push_str("\n(dense: skipRange edges unlabelled; each range is on its entry)");
+    }
+    match ch.folded {
+        0 => {}
+        1 => label.push_str("\n1 edge folded"),
+        n => {
+            let _ = write!(label, "\n{n} edges folded");
+        }
     }
     let _ = writeln!(out, "      label={};", quote(&label));
     match ch.deprecation() {
@@ -351,7 +415,7 @@ fn write_channel(
         push_node_id(out, &prefix, n.index());
         out.push_str(" [");
         let range = match g.node(n).presence {
-            Presence::Entry(i) if dense => channel.entries()[i].skip_range.as_deref(),
+            Presence::Entry(i) if dense || compact => channel.entries()[i].skip_range.as_deref(),
             _ => None,
         };
         write_node_attrs(
@@ -361,10 +425,26 @@ fn write_channel(
             Some(n) == head,
             marks.has_node(n),
             range,
+            compact,
         );
         out.push_str("];\n");
     });
-    emit_lines(out, flush, &ch.edges, |out, scratch, &e| {
+    if compact {
+        // Consecutive versions, left to right.
+        let mut versioned = ch.nodes.iter().filter(|n| g.node(**n).version.is_some());
+        if let Some(mut prev) = versioned.next() {
+            for n in versioned {
+                out.push_str("      ");
+                push_node_id(out, &prefix, prev.index());
+                out.push_str(" -> ");
+                push_node_id(out, &prefix, n.index());
+                out.push_str(" [style=invis];\n");
+                prev = n;
+                flush(out);
+            }
+        }
+    }
+    emit_lines(out, flush, shown, |out, scratch, &e| {
         let Some((a, b)) = g.graph().edge_endpoints(e) else {
             return;
         };
@@ -375,7 +455,7 @@ fn write_channel(
         out.push_str(" -> ");
         push_node_id(out, &prefix, b.index());
         out.push_str(" [");
-        write_edge_attrs(out, scratch, edge, highlighted, dense);
+        write_edge_attrs(out, scratch, edge, highlighted, dense, compact);
         out.push_str("];\n");
     });
     let mut scratch = String::new();
@@ -386,7 +466,7 @@ fn write_channel(
             start_id(p, c),
             node_id(p, c, st.to)
         );
-        write_edge_attrs(out, &mut scratch, &st.edge, true, dense);
+        write_edge_attrs(out, &mut scratch, &st.edge, true, dense, compact);
         out.push_str("];\n");
     }
     out.push_str("    }\n");
@@ -474,11 +554,19 @@ pub fn write(drawing: &Drawing<'_>, w: &mut impl Write) -> io::Result<()> {
 /// Build the DOT text in `out`, calling `flush` whenever a line is complete
 /// (it may take the text so far).
 fn emit(drawing: &Drawing<'_>, out: &mut String, flush: &mut dyn FnMut(&mut String)) {
+    let compact = drawing.view != EdgeView::All;
     out.push_str("digraph upgrades {\n");
-    out.push_str(
-        "  graph [rankdir=LR, fontname=\"Helvetica\", fontsize=11, nodesep=0.25, ranksep=0.6];\n",
-    );
-    out.push_str("  node [shape=box, style=rounded, fontname=\"Helvetica\", fontsize=10];\n");
+    let note = drawing.folded_note();
+    if let Some(n) = &note {
+        let _ = writeln!(out, "  // {n}");
+    }
+    if compact {
+        out.push_str("  graph [rankdir=LR, fontname=\"Helvetica\", fontsize=11, nodesep=0.15, ranksep=0.2];\n");
+        out.push_str("  node [shape=box, style=rounded, fontname=\"Helvetica\", fontsize=10, width=0.4, height=0.3, margin=\"0.05,0.03\"];\n");
+    } else {
+        out.push_str("  graph [rankdir=LR, fontname=\"Helvetica\", fontsize=11, nodesep=0.25, ranksep=0.6];\n");
+        out.push_str("  node [shape=box, style=rounded, fontname=\"Helvetica\", fontsize=10];\n");
+    }
     let _ = writeln!(
         out,
         "  edge [style=solid, color=\"{REPLACES_COLOR}\", fontcolor=\"{REPLACES_COLOR}\", fontname=\"Helvetica\", fontsize=8, arrowsize=0.7];"
@@ -502,11 +590,83 @@ fn emit(drawing: &Drawing<'_>, out: &mut String, flush: &mut dyn FnMut(&mut Stri
             None => out.push_str("    style=rounded;\n"),
         }
         for (c, ch) in pkg.channels.iter().enumerate() {
-            write_channel(out, flush, p, c, ch);
+            write_channel(out, flush, p, c, ch, compact);
         }
         out.push_str("  }\n");
     }
+    if drawing.legend {
+        write_legend(out);
+    }
+    if let Some(n) = &note {
+        // After the clusters, so that none inherits it.
+        let _ = writeln!(out, "  label={};", quote(n));
+        out.push_str("  labelloc=b; labeljust=l;\n");
+    }
     out.push_str("}\n");
+}
+
+/// The legend: a cluster with a row of node styles and a row of edge kinds,
+/// drawn with the attributes the drawing uses.
+fn write_legend(out: &mut String) {
+    out.push_str("  subgraph cluster_legend {\n");
+    out.push_str("    label=\"legend\"; style=\"rounded,dashed\"; color=\"#999999\";\n");
+    let nodes: [(&str, String); 6] = [
+        ("head", "peripheries=2".to_owned()),
+        (
+            "skipped by an entry\\n(never offered)",
+            format!("fontcolor=\"{SKIPPED_FONT}\""),
+        ),
+        (
+            "not an entry\\nof the channel",
+            "style=\"rounded,dashed\"".to_owned(),
+        ),
+        (
+            "deprecated",
+            format!("style=\"rounded,filled\", fillcolor=\"{DEPRECATED_FILL}\""),
+        ),
+        (
+            "olm.deprecated\\n(not installable)",
+            format!("style=\"rounded,filled\", fillcolor=\"{LEGACY_DEPRECATED_FILL}\""),
+        ),
+        (
+            "on the highlighted\\nOLM v0 path",
+            format!("color=\"{HIGHLIGHT}\", penwidth=3"),
+        ),
+    ];
+    for (i, (label, attrs)) in nodes.iter().enumerate() {
+        let _ = writeln!(out, "    legend_n{i} [label=\"{label}\", {attrs}];");
+    }
+    for i in 1..nodes.len() {
+        let _ = writeln!(out, "    legend_n{} -> legend_n{i} [style=invis];", i - 1);
+    }
+    out.push_str("    node [shape=point, width=0.05, label=\"\"];\n");
+    let edges = [
+        EdgeKind::Replaces.as_str(),
+        EdgeKind::Skips.as_str(),
+        EdgeKind::SkipRange.as_str(),
+        "OLM v0 path",
+    ];
+    for (i, label) in edges.iter().enumerate() {
+        let attrs = match i {
+            0 => String::new(),
+            1 | 2 => {
+                let kind = if i == 1 {
+                    EdgeKind::Skips
+                } else {
+                    EdgeKind::SkipRange
+                };
+                let (style, color) = kind_style(kind);
+                format!(", style={style}, color=\"{color}\", fontcolor=\"{color}\"")
+            }
+            _ => format!(", color=\"{HIGHLIGHT}\", fontcolor=\"{HIGHLIGHT}\", penwidth=3"),
+        };
+        let _ = writeln!(
+            out,
+            "    legend_e{i} -> legend_e{} [label=\"{label}\"{attrs}];",
+            i + 1
+        );
+    }
+    out.push_str("  }\n");
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ use std::cmp::Ordering;
 
 use petgraph::graph::{EdgeIndex, NodeIndex};
 
+use super::fold::{shown_edges, EdgeView};
 use super::minimum_edge::{MinimumEdge, MinimumEdgeError};
 use crate::model::{Model, Package};
 use crate::suggest;
@@ -21,6 +22,10 @@ pub struct DrawOptions<'a> {
     pub minimum_edge: Option<&'a str>,
     /// Highlight the OLM v0 path from this bundle name or version.
     pub highlight_from: Option<&'a str>,
+    /// Which edges to show (every edge by default; see [`super::fold`]).
+    pub edges: EdgeView,
+    /// Add a legend (DOT, SVG and JSON; never Mermaid).
+    pub legend: bool,
 }
 
 /// Why a drawing could not be made.
@@ -64,8 +69,14 @@ pub struct DrawnChannel<'m> {
     pub graph: ChannelGraph<'m>,
     /// The nodes drawn, by version (lowest first), unversioned last, then by name.
     pub nodes: Vec<NodeIndex>,
-    /// The edges drawn, by source then target in node order, then kind.
+    /// Every edge in the channel's part of the drawing (after
+    /// `--minimum-edge`), by source then target in node order, then kind: what
+    /// Mermaid draws, whatever the view.
     pub edges: Vec<EdgeIndex>,
+    /// The edges the view shows, when it is not every edge.
+    shown: Option<Vec<EdgeIndex>>,
+    /// How many of `edges` the folded view folded.
+    pub folded: usize,
     /// The OLM path to highlight, when asked for and the start is known here.
     pub highlight: Option<Highlight<'m>>,
 }
@@ -86,10 +97,29 @@ pub struct Drawing<'m> {
     pub packages: Vec<DrawnPackage<'m>>,
     /// The `--minimum-edge` floor in effect.
     pub minimum_edge: Option<MinimumEdge>,
+    /// Which edges are shown.
+    pub view: EdgeView,
+    /// Whether a legend is drawn.
+    pub legend: bool,
+}
+
+/// One file of a split drawing: a package, or one channel of it.
+#[derive(Debug)]
+pub struct DrawingPart<'m> {
+    /// The package's name.
+    pub package: &'m str,
+    /// The channel's name, when split by channel.
+    pub channel: Option<&'m str>,
+    /// What the file draws.
+    pub drawing: Drawing<'m>,
 }
 
 impl<'m> DrawnChannel<'m> {
-    fn new(graph: ChannelGraph<'m>, floor: Option<&MinimumEdge>) -> DrawnChannel<'m> {
+    fn new(
+        graph: ChannelGraph<'m>,
+        floor: Option<&MinimumEdge>,
+        view: EdgeView,
+    ) -> DrawnChannel<'m> {
         let (mut nodes, mut edges) = match floor {
             Some(f) => f.filter(&graph),
             None => (
@@ -111,12 +141,27 @@ impl<'m> DrawnChannel<'m> {
             (r(a), r(b), graph.edge(e).kind, e.index())
         };
         edges.sort_by_key(|e| key(*e));
+        let (shown, folded) = match view {
+            EdgeView::All => (None, 0),
+            view => {
+                let (shown, folded) = shown_edges(&graph, &nodes, &edges, view);
+                (Some(shown), folded)
+            }
+        };
         DrawnChannel {
             graph,
             nodes,
             edges,
+            shown,
+            folded,
             highlight: None,
         }
+    }
+
+    /// The edges the view shows (DOT and JSON draw these), in the order of
+    /// [`DrawnChannel::edges`].
+    pub fn shown_edges(&self) -> &[EdgeIndex] {
+        self.shown.as_deref().unwrap_or(&self.edges)
     }
 
     /// Mermaid's node order: by decreasing version, unversioned last, then by
@@ -188,7 +233,7 @@ impl<'m> Drawing<'m> {
                 .filter(|c| opts.channel.is_none_or(|name| c.name == name))
                 .map(|c| {
                     let g = ChannelGraph::build(p, c).complete()?;
-                    Ok(DrawnChannel::new(g, floor.as_ref()))
+                    Ok(DrawnChannel::new(g, floor.as_ref(), opts.edges))
                 })
                 .collect::<Result<Vec<_>, TooManyEdges>>()?;
             drawn.push(DrawnPackage {
@@ -199,6 +244,8 @@ impl<'m> Drawing<'m> {
         let mut drawing = Drawing {
             packages: drawn,
             minimum_edge: floor,
+            view: opts.edges,
+            legend: opts.legend,
         };
         if let Some(from) = opts.highlight_from {
             drawing.highlight(from)?;
@@ -225,6 +272,60 @@ impl<'m> Drawing<'m> {
             (false, Some(e)) => Err(DrawError::HighlightStart(e)),
             _ => Ok(()),
         }
+    }
+
+    /// How many edges the folded view folded, over every channel.
+    pub fn folded(&self) -> usize {
+        self.channels().map(|(_, c)| c.folded).sum()
+    }
+
+    /// The note a folded drawing carries, e.g. `12 edges folded; `--edges all`
+    /// shows them`; `None` when nothing was folded.
+    pub fn folded_note(&self) -> Option<String> {
+        match self.folded() {
+            0 => None,
+            1 => Some("1 edge folded; `--edges all` shows it".to_owned()),
+            n => Some(format!("{n} edges folded; `--edges all` shows them")),
+        }
+    }
+
+    /// One drawing per package, or per package and channel with
+    /// `per_channel`, in drawing order; each keeps the view and legend.
+    pub fn split(self, per_channel: bool) -> Vec<DrawingPart<'m>> {
+        let (floor, view, legend) = (self.minimum_edge, self.view, self.legend);
+        let mut parts = Vec::new();
+        for p in self.packages {
+            let package = p.package;
+            if per_channel {
+                for ch in p.channels {
+                    parts.push(DrawingPart {
+                        package: &package.name,
+                        channel: Some(&ch.graph.channel().name),
+                        drawing: Drawing {
+                            packages: vec![DrawnPackage {
+                                package,
+                                channels: vec![ch],
+                            }],
+                            minimum_edge: floor.clone(),
+                            view,
+                            legend,
+                        },
+                    });
+                }
+            } else {
+                parts.push(DrawingPart {
+                    package: &package.name,
+                    channel: None,
+                    drawing: Drawing {
+                        packages: vec![p],
+                        minimum_edge: floor.clone(),
+                        view,
+                        legend,
+                    },
+                });
+            }
+        }
+        parts
     }
 
     /// All drawn channels, package by package.

@@ -9,10 +9,17 @@
 //!                "head", "chainPosition" (or null), "skipped", "deprecated"?,
 //!                "legacyDeprecated", "hopsToHead" (or null)}],
 //!     "edges": [{"from", "to", "kind": "replaces"|"skips"|"skipRange", "range"?, "file", "line"}],
-//!     "olmPath"?: {"from", "steps": [step], "end", "reachesHead"}
+//!     "olmPath"?: {"from", "steps": [step], "end", "reachesHead"},
+//!     "folded"?: N
 //!   }]
-//! }]}
+//! }],
+//! "folded"?: N, "note"?: "N edges folded; `--edges all` shows them",
+//! "legend"?: {"nodes": {style: meaning}, "edges": {kind: style}}}
 //! ```
+//!
+//! `edges` are those the view shows; in the folded view each channel and the
+//! whole drawing say how many were folded (`note` only when some were). The
+//! legend says how the DOT and SVG drawings show each thing.
 //!
 //! Packages, channels and nodes are sorted by name; edges by (from, to, kind).
 //! A step is `{"from", "to", "via", "range"?, "file", "line"}` ([`PathStep`]).
@@ -21,7 +28,10 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use super::dot::{kind_style, SKIPPED_FONT};
 use super::drawing::{Drawing, DrawnChannel};
+use super::fold::EdgeView;
+use super::style::{DEPRECATED_FILL, HIGHLIGHT, LEGACY_DEPRECATED_FILL};
 use crate::upgrade::{ChannelGraph, EdgeKind, OlmEnd, OlmPath, Presence, Start, Step};
 
 /// One step of a path, as `olmsat path -o json` prints it.
@@ -82,6 +92,12 @@ pub fn end_word(end: OlmEnd) -> &'static str {
 #[serde(rename_all = "camelCase")]
 struct JsonDrawing<'a> {
     packages: Vec<JsonPackage<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    folded: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    legend: Option<serde_json::Value>,
 }
 
 #[derive(Serialize)]
@@ -107,6 +123,8 @@ struct JsonChannel<'a> {
     edges: Vec<JsonEdge<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     olm_path: Option<JsonOlmPath>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    folded: Option<usize>,
 }
 
 #[derive(Serialize)]
@@ -153,7 +171,7 @@ fn presence_word(p: Presence) -> &'static str {
     }
 }
 
-fn channel<'a>(ch: &'a DrawnChannel<'_>) -> JsonChannel<'a> {
+fn channel<'a>(ch: &'a DrawnChannel<'_>, view: EdgeView) -> JsonChannel<'a> {
     let g = &ch.graph;
     let head = g.head();
     let hops = g.hops_to_head();
@@ -177,7 +195,7 @@ fn channel<'a>(ch: &'a DrawnChannel<'_>) -> JsonChannel<'a> {
         .collect();
     nodes.sort_by(|a, b| a.name.cmp(b.name));
     let mut edges: Vec<(JsonEdge<'a>, EdgeKind)> = ch
-        .edges
+        .shown_edges()
         .iter()
         .filter_map(|&e| {
             let (a, b) = g.graph().edge_endpoints(e)?;
@@ -208,7 +226,32 @@ fn channel<'a>(ch: &'a DrawnChannel<'_>) -> JsonChannel<'a> {
             .highlight
             .as_ref()
             .map(|h| olm_path(g, &h.start, &h.path)),
+        folded: (view == EdgeView::Folded).then_some(ch.folded),
     }
+}
+
+/// What each style of the DOT and SVG drawings means.
+fn legend() -> serde_json::Value {
+    let edge = |kind| {
+        let (style, color) = kind_style(kind);
+        format!("{style} {color}")
+    };
+    serde_json::json!({
+        "nodes": {
+            "head": "double border",
+            "skipped": format!("text {SKIPPED_FONT}: skipped by an entry, never offered by OLM v0"),
+            "external": "dashed border: not an entry of the channel",
+            "deprecated": format!("filled {DEPRECATED_FILL}: deprecated by olm.deprecations"),
+            "legacyDeprecated": format!("filled {LEGACY_DEPRECATED_FILL}: olm.deprecated, OLM v0 refuses to install it"),
+            "highlighted": format!("bold {HIGHLIGHT} border: on the highlighted OLM v0 path"),
+        },
+        "edges": {
+            "replaces": edge(EdgeKind::Replaces),
+            "skips": edge(EdgeKind::Skips),
+            "skipRange": edge(EdgeKind::SkipRange),
+            "olmPath": format!("bold {HIGHLIGHT}"),
+        },
+    })
 }
 
 fn olm_path(g: &ChannelGraph<'_>, start: &Start, path: &OlmPath<'_>) -> JsonOlmPath {
@@ -230,9 +273,16 @@ pub fn to_value(drawing: &Drawing<'_>) -> serde_json::Value {
                 name: &p.package.name,
                 default_channel: &p.package.default_channel,
                 deprecated: p.deprecation(),
-                channels: p.channels.iter().map(channel).collect(),
+                channels: p
+                    .channels
+                    .iter()
+                    .map(|c| channel(c, drawing.view))
+                    .collect(),
             })
             .collect(),
+        folded: (drawing.view == EdgeView::Folded).then(|| drawing.folded()),
+        note: drawing.folded_note(),
+        legend: drawing.legend.then(legend),
     };
     serde_json::to_value(doc).unwrap_or(serde_json::Value::Null)
 }

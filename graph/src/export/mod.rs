@@ -3,6 +3,9 @@
 //! - [`drawing`]: what is drawn ([`Drawing`]): the selected packages and
 //!   channels, each channel's nodes and edges after the `--minimum-edge`
 //!   filter ([`minimum_edge`]), and the OLM path to highlight.
+//! - [`fold`]: which edges are shown ([`EdgeView`]): all, some kinds, or the
+//!   readable view with implied edges folded.
+//! - [`split`]: one file per package or channel, and the index page.
 //! - [`style`]: what the writers show alike (colours,
 //!   deprecations, the nodes and edges of the highlighted path), so that each
 //!   writer only spells it in its own syntax.
@@ -13,9 +16,14 @@
 
 pub mod dot;
 pub mod drawing;
+pub mod fold;
 pub mod json;
 pub mod mermaid;
 pub mod minimum_edge;
+pub mod split;
 pub mod style;
 
-pub use drawing::{DrawError, DrawOptions, Drawing, DrawnChannel, DrawnPackage, Highlight};
+pub use drawing::{
+    DrawError, DrawOptions, Drawing, DrawingPart, DrawnChannel, DrawnPackage, Highlight,
+};
+pub use fold::{EdgeView, EdgeViewError, Kinds};
