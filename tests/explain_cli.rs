@@ -22,7 +22,7 @@ fn a_stray_text_file_is_told_to_be_ignored() {
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(
         r.stdout.contains(
-            "README.md:3: error[not-an-object]: json: cannot unmarshal string into Go value of type map[string]interface {} (not a catalog file: add it to `.indexignore` to leave it out)\n"
+            "README.md:3: error[not-an-object]: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal string into Go value of type map[string]interface {} at offset 22 (indicated by <==)\n\"Some notes about it.\" <==\n(not a catalog file: add it to `.indexignore` to leave it out)\n"
         ),
         "{}",
         r.stdout

@@ -16,9 +16,13 @@ pub enum ImageRefError {
     /// Generic grammar violation.
     #[error("invalid reference format")]
     InvalidFormat,
-    /// Upper-case letters in the repository path.
+    /// Upper-case letters in the repository path (before any tag).
     #[error("invalid reference format: repository name must be lowercase")]
     Uppercase,
+    /// Upper-case letters where only the grammar, not the path check, sees
+    /// them.
+    #[error("repository name must be lowercase")]
+    NameContainsUppercase,
     /// Name longer than 255 characters.
     #[error("repository name must not be more than 255 characters")]
     NameTooLong,
@@ -36,7 +40,14 @@ pub enum ImageRefError {
     DigestAlgorithm,
 }
 
-/// Check a pull spec; `Ok` when `docker/reference` would accept it.
+/// Check a pull spec; `Ok` when `docker/reference.ParseNormalizedNamed` (the
+/// `containers/image` one opm calls) would accept it.
+///
+/// Its rules, in its order: a 64-character lower-case hex string is refused;
+/// the first `/`-separated component is a domain only when it holds a `.` or
+/// a `:` or is `localhost` (otherwise the whole name is a path on the default
+/// registry); the path up to the first `:` after the domain must be lower
+/// case; then the reference grammar above (a domain may hold upper case).
 pub fn validate(spec: &str) -> Result<(), ImageRefError> {
     if spec.len() == 64
         && spec
@@ -45,6 +56,37 @@ pub fn validate(spec: &str) -> Result<(), ImageRefError> {
     {
         return Err(ImageRefError::HexName(spec.to_owned()));
     }
+    let (domain, remainder) = split_docker_domain(spec);
+    let remote = remainder.split(':').next().unwrap_or(remainder);
+    if remote.to_lowercase() != remote {
+        return Err(ImageRefError::Uppercase);
+    }
+    let full = match domain {
+        Some(d) => format!("{d}/{remainder}"),
+        None => format!("docker.io/{remainder}"),
+    };
+    if let Err(e) = parse(&full) {
+        if e == ImageRefError::InvalidFormat && parse(&full.to_lowercase()).is_ok() {
+            return Err(ImageRefError::NameContainsUppercase);
+        }
+        return Err(e);
+    }
+    Ok(())
+}
+
+/// The domain (when the first component is one) and the rest.
+fn split_docker_domain(name: &str) -> (Option<&str>, &str) {
+    match name.split_once('/') {
+        Some((first, rest)) if first.contains(['.', ':']) || first == "localhost" => {
+            (Some(first), rest)
+        }
+        _ => (None, name),
+    }
+}
+
+/// The reference grammar (`name [":" tag] ["@" digest]`), then the digest's
+/// own checks.
+fn parse(spec: &str) -> Result<(), ImageRefError> {
     let (rest, digest) = match spec.split_once('@') {
         Some((r, d)) => (r, Some(d)),
         None => (spec, None),
@@ -55,7 +97,7 @@ pub fn validate(spec: &str) -> Result<(), ImageRefError> {
         Some(i) => (&rest[..last_slash + i], Some(&rest[last_slash + i + 1..])),
         None => (rest, None),
     };
-    if name.is_empty() {
+    if name.is_empty() || !valid_name(name) {
         return Err(ImageRefError::InvalidFormat);
     }
     if let Some(t) = tag {
@@ -64,67 +106,34 @@ pub fn validate(spec: &str) -> Result<(), ImageRefError> {
         }
     }
     if let Some(d) = digest {
-        validate_digest(d)?;
-    }
-    let (domain, path) = split_domain(name);
-    if let Some(d) = domain {
-        if !valid_domain(d) {
+        if !digest_pattern(d) {
             return Err(ImageRefError::InvalidFormat);
         }
-    }
-    let mut has_upper = false;
-    for comp in path.split('/') {
-        if !valid_path_component(comp) {
-            if valid_path_component(&comp.to_ascii_lowercase()) {
-                has_upper = true;
-            } else {
-                return Err(ImageRefError::InvalidFormat);
-            }
-        }
-    }
-    if has_upper {
-        return Err(ImageRefError::Uppercase);
     }
     if name.len() > 255 {
         return Err(ImageRefError::NameTooLong);
     }
+    if let Some(d) = digest {
+        validate_digest(d)?;
+    }
     Ok(())
 }
 
-fn split_domain(name: &str) -> (Option<&str>, &str) {
-    match name.split_once('/') {
-        Some((first, rest))
-            if first.contains('.')
-                || first.contains(':')
-                || first == "localhost"
-                || first.chars().any(|c| c.is_ascii_uppercase()) =>
-        {
-            (Some(first), rest)
-        }
-        _ => (None, name),
-    }
+/// `[domain "/"] path-component ("/" path-component)*`, either reading.
+fn valid_name(name: &str) -> bool {
+    let path = |p: &str| p.split('/').all(valid_path_component);
+    path(name)
+        || name
+            .split_once('/')
+            .is_some_and(|(d, p)| valid_domain(d) && path(p))
 }
 
+/// `domain-component ("." domain-component)* [":" digits]`, where a
+/// component is letters (either case), digits and inner `-`.
 fn valid_domain(d: &str) -> bool {
-    let (host, port) = if let Some(stripped) = d.strip_prefix('[') {
-        // IPv6 literal
-        match stripped.split_once(']') {
-            Some((ip, rest)) => {
-                if ip.is_empty() || !ip.chars().all(|c| c.is_ascii_hexdigit() || c == ':') {
-                    return false;
-                }
-                match rest.strip_prefix(':') {
-                    Some(p) => return !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()),
-                    None => return rest.is_empty(),
-                }
-            }
-            None => return false,
-        }
-    } else {
-        match d.rsplit_once(':') {
-            Some((h, p)) => (h, Some(p)),
-            None => (d, None),
-        }
+    let (host, port) = match d.split_once(':') {
+        Some((h, p)) => (h, Some(p)),
+        None => (d, None),
     };
     if let Some(p) = port {
         if p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()) {
@@ -184,9 +193,10 @@ fn valid_tag(t: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-'))
 }
 
-fn validate_digest(d: &str) -> Result<(), ImageRefError> {
+/// `algorithm ":" hex{32,}` as the reference grammar has it.
+fn digest_pattern(d: &str) -> bool {
     let Some((alg, hex)) = d.split_once(':') else {
-        return Err(ImageRefError::InvalidFormat);
+        return false;
     };
     let alg_ok = !alg.is_empty()
         && alg.split(['+', '.', '-', '_']).all(|c| {
@@ -195,20 +205,24 @@ fn validate_digest(d: &str) -> Result<(), ImageRefError> {
                 && b[0].is_ascii_alphabetic()
                 && b.iter().all(|x| x.is_ascii_alphanumeric())
         });
-    if !alg_ok || hex.len() < 32 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(ImageRefError::InvalidFormat);
-    }
+    alg_ok && hex.len() >= 32 && hex.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// The digest library's checks: a known algorithm, then the length, then
+/// lower-case hex.
+fn validate_digest(d: &str) -> Result<(), ImageRefError> {
+    let (alg, hex) = d.split_once(':').unwrap_or((d, ""));
     let want = match alg {
         "sha256" => 64,
         "sha384" => 96,
         "sha512" => 128,
         _ => return Err(ImageRefError::DigestAlgorithm),
     };
-    if hex.bytes().any(|b| b.is_ascii_uppercase()) {
-        return Err(ImageRefError::InvalidDigest);
-    }
     if hex.len() != want {
         return Err(ImageRefError::DigestLength);
+    }
+    if hex.bytes().any(|b| b.is_ascii_uppercase()) {
+        return Err(ImageRefError::InvalidDigest);
     }
     Ok(())
 }
@@ -235,7 +249,9 @@ mod tests {
             "busybox",
             "docker.io/library/busybox:latest",
             "my-registry.example.com:443/ns/img__x.y-z:tag_1.2-3",
-            "[::1]:5000/a/b",
+            "Quay.io/foo/bar",
+            "LocalHost.example:5000/a/b",
+            "a_b.c/x",
         ] {
             assert_eq!(validate(s), Ok(()), "{s}");
         }
@@ -245,6 +261,17 @@ mod tests {
     fn rejects_bad_specs() {
         assert_eq!(validate("Quay.io/foo/Bar:1"), Err(ImageRefError::Uppercase));
         assert_eq!(validate("foo/Bar"), Err(ImageRefError::Uppercase));
+        // Upper case in a first component that is no registry host: it is
+        // a path component, and must be lower case.
+        assert_eq!(validate("UPPER/case"), Err(ImageRefError::Uppercase));
+        assert_eq!(validate("UPPER/case:v1"), Err(ImageRefError::Uppercase));
+        assert_eq!(validate("Upper"), Err(ImageRefError::Uppercase));
+        // A tag may hold upper case; a bracketed IPv6 host is not in the grammar.
+        assert_eq!(validate("foo/bar:V1"), Ok(()));
+        assert_eq!(
+            validate("[::1]:5000/a/b"),
+            Err(ImageRefError::InvalidFormat)
+        );
         assert_eq!(validate("foo bar"), Err(ImageRefError::InvalidFormat));
         assert_eq!(validate("foo:"), Err(ImageRefError::InvalidFormat));
         assert_eq!(

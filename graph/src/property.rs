@@ -216,6 +216,10 @@ pub fn plain_package(p: &Property) -> Option<PlainPackage<'_>> {
 /// `parse property[i] of type "t": `.
 pub fn parse(p: &Property) -> Result<PropertyValue, String> {
     let v = &p.value;
+    if v.is_missing() {
+        // Go decodes the empty `json.RawMessage` of an absent value.
+        return Err("unexpected end of JSON input".to_owned());
+    }
     Ok(match p.type_.as_str() {
         types::PACKAGE => {
             // The usual form, read without building the object.
@@ -278,7 +282,9 @@ pub fn parse(p: &Property) -> Result<PropertyValue, String> {
                 }
                 Some(raw) => serde_json::from_str::<String>(raw).map_err(|e| e.to_string())?,
             };
-            decode_go_base64(&data)?;
+            decode_go_base64(&data).map_err(|e| {
+                format!("json: cannot unmarshal string into Go struct field BundleObject.data of type []uint8: {e}")
+            })?;
             PropertyValue::BundleObject(data)
         }
         types::CSV_METADATA => {
@@ -503,8 +509,29 @@ mod tests {
     fn bundle_object_must_be_base64() {
         assert!(parse(&prop("olm.bundle.object", r#"{"data":"e30="}"#)).is_ok());
         let e = parse(&prop("olm.bundle.object", r#"{"data":"e30*"}"#)).unwrap_err();
-        assert!(e.starts_with("illegal base64 data at input byte"), "{e}");
+        assert_eq!(
+            e,
+            "json: cannot unmarshal string into Go struct field BundleObject.data of type []uint8: illegal base64 data at input byte 3"
+        );
         assert_eq!(decode_bundle_object("e30=").unwrap(), b"{}");
+    }
+
+    #[test]
+    fn a_missing_value_fails_and_null_is_the_zero_value() {
+        let missing = Property {
+            type_: "x.y".into(),
+            value: RawJson::missing(),
+        };
+        assert_eq!(parse(&missing).unwrap_err(), "unexpected end of JSON input");
+        assert_eq!(missing.value.get(), "null");
+        assert_eq!(
+            parse(&prop("olm.package", "null")).unwrap(),
+            PropertyValue::Package {
+                package_name: String::new(),
+                version: String::new(),
+                release: String::new(),
+            }
+        );
     }
 
     #[test]

@@ -41,9 +41,26 @@ impl RawJson {
         Self(json.into_boxed_str())
     }
 
-    /// The JSON text.
+    /// No value at all: a property without its `value` member. Go keeps it as
+    /// an empty `json.RawMessage`, which it writes as `null` and which fails
+    /// to decode (`unexpected end of JSON input`). [`RawJson::get`] gives
+    /// `null`; [`RawJson::is_missing`] tells it apart.
+    pub fn missing() -> Self {
+        Self("".into())
+    }
+
+    /// Whether this is [`RawJson::missing`].
+    pub fn is_missing(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The JSON text (`null` for a missing value).
     pub fn get(&self) -> &str {
-        &self.0
+        if self.0.is_empty() {
+            "null"
+        } else {
+            &self.0
+        }
     }
 }
 
@@ -169,6 +186,10 @@ impl<'a> Object<'a> {
     /// (`json: cannot unmarshal array into Go value of type property.Package`).
     pub fn parse<T: JsonText + ?Sized>(raw: &'a T, go_type: &str) -> Result<Object<'a>, String> {
         let text = raw.json();
+        // Go decodes `null` into a struct as nothing at all: its zero value.
+        if kind_of(text) == "null" {
+            return Ok(Object { fields: Vec::new() });
+        }
         if kind_of(text) != "object" {
             return Err(format!(
                 "json: cannot unmarshal {} into Go value of type {}",
@@ -189,7 +210,7 @@ impl<'a> Object<'a> {
     /// reading its members: for valid JSON within serde_json's nesting limit
     /// (which the loader guarantees) reading them cannot fail.
     pub fn check<T: JsonText + ?Sized>(raw: &T, go_type: &str) -> Result<(), String> {
-        if json_kind(raw) != "object" {
+        if !matches!(json_kind(raw), "object" | "null") {
             return Err(format!(
                 "json: cannot unmarshal {} into Go value of type {}",
                 json_kind(raw),

@@ -235,6 +235,7 @@ where
                 text: &fixed,
                 first_line: c.first_line,
                 offset: c.offset,
+                opened: c.opened,
             };
             match parse_chunk_strict::<T>(file, &repaired) {
                 Ok((v, _)) => {

@@ -41,6 +41,10 @@ pub enum BlobError {
     /// No `schema` member, or an empty one.
     #[error("object '{0}' is missing root schema field")]
     MissingSchema(String),
+    /// An error of decoding a document read as YAML, which opm's decoder
+    /// reports through `sigs.k8s.io/yaml`'s wrapping.
+    #[error("error unmarshaling JSON: while decoding JSON: {0}")]
+    Yaml(Box<BlobError>),
     /// Keys that differ only in case (`name` and `Name`), by folded key.
     #[error("{}", show_duplicates(.0))]
     DuplicateKeys(Vec<FoldedKeys>),
@@ -51,7 +55,7 @@ pub enum BlobError {
         key: String,
         /// The value as Go's `%t` verb shows it.
         shown: String,
-        /// The value as written (`<nil>` for null).
+        /// The value as Go's `%v` verb shows it (`<nil>` for null).
         plain: String,
     },
     /// A member that is not JSON (serde_json's text).
@@ -69,6 +73,9 @@ pub enum BlobError {
     /// An `olm.deprecations` blob's members.
     #[error("parse deprecation: {0}")]
     Deprecation(FieldError),
+    /// An `olm.bundle.object` property that does not decode.
+    #[error("read bundle objects: {0}")]
+    BundleObjects(String),
 }
 
 impl BlobError {
@@ -77,6 +84,7 @@ impl BlobError {
     /// to the same name, [`Rule::InvalidBlob`] for anything else.
     pub fn rule(&self) -> Rule {
         match self {
+            BlobError::Yaml(inner) => inner.rule(),
             BlobError::MissingSchema(_) => Rule::MissingSchema,
             BlobError::NotAString { key, .. } if key.eq_ignore_ascii_case("schema") => {
                 Rule::MissingSchema
@@ -137,12 +145,6 @@ pub enum FieldError {
     /// A property that is not an object.
     #[error("json: cannot unmarshal {0} into Go value of type property.Property")]
     PropertyNotObject(&'static str),
-    /// A property without a type.
-    #[error("type must be set")]
-    TypeUnset,
-    /// A property without a value.
-    #[error("value must be set")]
-    ValueUnset,
     /// An icon whose data is not a string.
     #[error("json: cannot unmarshal into Go struct field Icon.icon.base64data of type []uint8")]
     IconData,
@@ -171,14 +173,24 @@ pub fn to_blob_reading(
     warnings: &mut Vec<Diagnostic>,
     reading: BundleReading,
 ) -> Result<Blob, BlobError> {
-    check_folded_duplicates(&doc.fields)?;
-    let schema = meta_string(&doc.fields, "schema")?;
-    let package = meta_string(&doc.fields, "package")?;
-    let name = meta_string(&doc.fields, "name")?;
+    let decoded = (|| {
+        check_folded_duplicates(&doc.fields)?;
+        Ok((
+            meta_string(&doc.fields, "schema")?,
+            meta_string(&doc.fields, "package")?,
+            meta_string(&doc.fields, "name")?,
+        ))
+    })();
+    let (schema, package, name) = match decoded {
+        Ok(meta) => meta,
+        Err(e) if doc.from_yaml => return Err(BlobError::Yaml(Box::new(e))),
+        Err(e) => return Err(e),
+    };
     if schema.is_empty() {
-        return Err(BlobError::MissingSchema(abbreviate(&canonical_object(
-            &doc.fields,
-        ))));
+        // opm quotes the object as its encoder re-encoded it, newline and all.
+        let mut quoted = super::go_value::encode(&canonical_object(&doc.fields));
+        quoted.push('\n');
+        return Err(BlobError::MissingSchema(quoted));
     }
     let known: &[&str] = match schema.as_ref() {
         schema::PACKAGE => &[
@@ -238,7 +250,7 @@ pub fn to_blob_reading(
         }
     }
     let obj = Object { fields };
-    match schema.as_ref() {
+    let blob = match schema.as_ref() {
         schema::PACKAGE => parse_package(&obj, props, loc)
             .map(Blob::Package)
             .map_err(BlobError::Package),
@@ -258,6 +270,68 @@ pub fn to_blob_reading(
             blob: to_raw(&canonical_object(&doc.fields)),
             location: loc.clone(),
         })),
+    }?;
+    incomplete_properties(&blob, loc, warnings);
+    read_bundle_objects(blob)
+}
+
+/// opm's last step in loading a bundle (`readBundleObjects`): every
+/// `olm.bundle.object` property must decode, its `data` as base64. The
+/// other blobs pass as they are.
+pub(crate) fn read_bundle_objects(blob: Blob) -> Result<Blob, BlobError> {
+    let Blob::Bundle(b) = &blob else {
+        return Ok(blob);
+    };
+    for (i, p) in b.properties.iter().enumerate() {
+        if p.type_ != crate::property::types::BUNDLE_OBJECT {
+            continue;
+        }
+        if let Err(e) = crate::property::parse(p) {
+            return Err(BlobError::BundleObjects(format!(
+                "package {:?}, bundle {:?}: parse property at index {i} as bundle object: {e}",
+                b.package, b.name
+            )));
+        }
+    }
+    Ok(blob)
+}
+
+/// Warnings (olmsat's own) for properties without a type or a value, which
+/// opm's loading lets through.
+fn incomplete_properties(blob: &Blob, loc: &Location, warnings: &mut Vec<Diagnostic>) {
+    let props = match blob {
+        Blob::Package(p) => &p.properties,
+        Blob::Channel(c) => &c.properties,
+        Blob::Bundle(b) => &b.properties,
+        _ => return,
+    };
+    let context = |d: Diagnostic| match blob {
+        Blob::Package(p) if !p.name.is_empty() => d.package(&p.name),
+        Blob::Channel(c) => d.package(&c.package).channel(&c.name),
+        Blob::Bundle(b) => d.package(&b.package).bundle(&b.name),
+        _ => d,
+    };
+    for (i, p) in props.iter().enumerate() {
+        let message = if p.type_.is_empty() {
+            format!(
+                "properties[{i}]: type must be set; opm loads a property without a type (only bundle validation checks it)"
+            )
+        } else if p.value.is_missing() {
+            let then = if matches!(blob, Blob::Bundle(_)) {
+                "; opm loads it, then fails the bundle with unexpected end of JSON input"
+            } else {
+                "; opm loads it and writes it as null"
+            };
+            format!(
+                "properties[{i}] of type {:?}: value must be set{then}",
+                p.type_
+            )
+        } else {
+            continue;
+        };
+        warnings.push(context(
+            Diagnostic::new(Rule::IncompleteProperty, message).at(loc),
+        ));
     }
 }
 
@@ -341,17 +415,10 @@ fn meta_string<'d>(
             v.get(),
         )?));
     }
-    let shown = match json_kind(v) {
-        "bool" => v.get().to_owned(),
-        "null" => "%!t(<nil>)".to_owned(),
-        "number" => format!("%!t(float64={})", v.get()),
-        _ => format!("%!t({})", v.get()),
-    };
-    let plain = if is_null(v) {
-        "<nil>".to_owned()
-    } else {
-        v.get().to_owned()
-    };
+    use super::go_value::{format, Verb};
+    let value: serde_json::Value = serde_json::from_str(v.get())?;
+    let shown = format(&value, Verb::T);
+    let plain = format(&value, Verb::V);
     Err(BlobError::NotAString {
         key: k.to_string(),
         shown,
@@ -369,19 +436,6 @@ fn canonical_object(fields: &[(Key<'_>, FieldValue)]) -> serde_json::Value {
         map.insert(k.to_string(), value);
     }
     serde_json::Value::Object(map)
-}
-
-fn abbreviate(v: &serde_json::Value) -> String {
-    let s = v.to_string();
-    if s == "{}" {
-        return String::new();
-    }
-    if s.chars().count() > 160 {
-        let head: String = s.chars().take(157).collect();
-        format!("{head}...")
-    } else {
-        s
-    }
 }
 
 fn str_field(o: &Object<'_>, key: &str, go: &str) -> Result<String, FieldError> {
@@ -418,22 +472,25 @@ fn parse_properties_keeping(
     // Properties hold the largest values of a catalog: read them in one pass.
     let mut out = Vec::new();
     for item in property_items(text)? {
-        let property = (|| {
-            let po = item.map_err(FieldError::PropertyNotObject)?;
-            let type_ = po.type_name()?;
-            let value = po.value;
-            if type_.is_empty() {
-                return Err(FieldError::TypeUnset);
-            }
-            let Some(value) = value else {
-                return Err(FieldError::ValueUnset);
-            };
-            Ok((type_, value))
-        })()?;
-        if keep(&property.0) {
+        // opm's loading does not check a property's type or value (only
+        // bundle validation does): an empty type and a missing value load,
+        // and olmsat warns about them (see `incomplete_properties`).
+        let po = match item {
+            Ok(po) => po,
+            // Go decodes `null` into a struct as its zero value.
+            Err("null") => crate::rawjson::PropertyItem {
+                type_: None,
+                value: None,
+            },
+            Err(kind) => return Err(FieldError::PropertyNotObject(kind)),
+        };
+        let type_ = po.type_name()?;
+        if keep(&type_) {
             out.push(Property {
-                type_: property.0,
-                value: property.1.to_owned().into(),
+                type_,
+                value: po
+                    .value
+                    .map_or_else(crate::rawjson::RawJson::missing, |v| v.to_owned().into()),
             });
         }
     }
@@ -701,6 +758,7 @@ mod tests {
                 .collect(),
             entry_lines: Vec::new(),
             entry_items: Vec::new(),
+            from_yaml: false,
         }
     }
 
@@ -773,11 +831,23 @@ mod tests {
         let e = to_blob(doc(&[("name", "\"a\"")]), &loc(), &mut Vec::new()).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "object '{\"name\":\"a\"}' is missing root schema field"
+            "object '{\"name\":\"a\"}\n' is missing root schema field"
         );
         let e = to_blob(doc(&[]), &loc(), &mut Vec::new()).unwrap_err();
-        assert_eq!(e, BlobError::MissingSchema(String::new()));
-        assert_eq!(e.to_string(), "object '' is missing root schema field");
+        assert_eq!(e, BlobError::MissingSchema("{}\n".to_owned()));
+        assert_eq!(e.to_string(), "object '{}\n' is missing root schema field");
+        // Re-encoded as Go's encoder writes it: keys sorted, numbers as float64,
+        // no HTML escaping.
+        let e = to_blob(
+            doc(&[("z", "1.0"), ("a", "[1e21, \"<&>\"]"), ("schema", "\"\"")]),
+            &loc(),
+            &mut Vec::new(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "object '{\"a\":[1e+21,\"<&>\"],\"schema\":\"\",\"z\":1}\n' is missing root schema field"
+        );
     }
 
     #[test]
@@ -787,21 +857,82 @@ mod tests {
             e.to_string(),
             "expected value for key \"schema\" to be a string, got %!t(float64=1): 1"
         );
+        let e = to_blob(doc(&[("schema", "{}")]), &loc(), &mut Vec::new()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "expected value for key \"schema\" to be a string, got map[]: map[]"
+        );
+        let e = to_blob(doc(&[("name", "[1, \"a\"]")]), &loc(), &mut Vec::new()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "expected value for key \"name\" to be a string, got [%!t(float64=1) %!t(string=a)]: [1 a]"
+        );
+        // Read as YAML, the error has sigs.k8s.io/yaml's wrapping.
+        let mut yaml = doc(&[("schema", "null")]);
+        yaml.from_yaml = true;
+        let e = to_blob(yaml, &loc(), &mut Vec::new()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "error unmarshaling JSON: while decoding JSON: expected value for key \"schema\" to be a string, got %!t(<nil>): <nil>"
+        );
+        assert_eq!(e.rule(), Rule::MissingSchema);
     }
 
     #[test]
-    fn property_needs_type_and_value() {
+    fn properties_without_type_or_value_load_with_a_warning() {
+        let mut w = Vec::new();
+        let b = to_blob(
+            doc(&[
+                ("schema", "\"olm.bundle\""),
+                ("name", "\"b\""),
+                ("package", "\"p\""),
+                (
+                    "properties",
+                    r#"[{"value":1}, {"type":"x"}, null, {"type":"y","value":null}]"#,
+                ),
+            ]),
+            &loc(),
+            &mut w,
+        )
+        .unwrap();
+        let Blob::Bundle(b) = b else {
+            panic!("a bundle")
+        };
+        assert_eq!(b.properties.len(), 4);
+        assert!(b.properties[1].value.is_missing());
+        assert!(!b.properties[3].value.is_missing());
+        let texts: Vec<&str> = w.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "properties[0]: type must be set; opm loads a property without a type (only bundle validation checks it)",
+                "properties[1] of type \"x\": value must be set; opm loads it, then fails the bundle with unexpected end of JSON input",
+                "properties[2]: type must be set; opm loads a property without a type (only bundle validation checks it)",
+            ]
+        );
+        assert!(w
+            .iter()
+            .all(|d| d.rule == Rule::IncompleteProperty && !d.is_error()));
+    }
+
+    #[test]
+    fn bundle_objects_are_read_when_loading() {
         let e = to_blob(
             doc(&[
                 ("schema", "\"olm.bundle\""),
-                ("properties", r#"[{"value":1}]"#),
+                ("name", "\"b\""),
+                ("package", "\"p\""),
+                ("properties", r#"[{"type":"olm.gvk","value":{}},{"type":"olm.bundle.object","value":{"data":"e30*"}}]"#),
             ]),
             &loc(),
             &mut Vec::new(),
         )
         .unwrap_err();
-        assert_eq!(e, BlobError::Bundle(FieldError::TypeUnset));
-        assert_eq!(e.to_string(), "parse bundle: type must be set");
+        assert_eq!(
+            e.to_string(),
+            "read bundle objects: package \"p\", bundle \"b\": parse property at index 1 as bundle object: json: cannot unmarshal string into Go struct field BundleObject.data of type []uint8: illegal base64 data at input byte 3"
+        );
+        assert_eq!(e.rule(), Rule::InvalidBlob);
     }
 
     #[test]

@@ -25,6 +25,10 @@ pub struct DocFields<'a> {
     /// In a JSON document, the text of each `entries` item (found while
     /// counting their lines, so that they are walked once); empty otherwise.
     pub entry_items: Vec<&'a str>,
+    /// Whether the document was read as YAML: opm's decoder then goes through
+    /// `sigs.k8s.io/yaml`, which prefixes the errors of decoding the document
+    /// (`error unmarshaling JSON: while decoding JSON: `).
+    pub from_yaml: bool,
 }
 
 /// A member's value.
@@ -56,22 +60,53 @@ impl FieldValue<'_> {
     }
 }
 
-/// A document that is not an object, named by its JSON type (`array`, `string`,
-/// `null`, ...). Its text is opm's.
+/// A document that is not an object: its JSON type (`array`, `string`,
+/// `number`, `bool`), its JSON text as opm's decoder saw it, and whether it
+/// was read as YAML. Its text is opm's: Go's error with the place in the
+/// indented value (`at offset N (indicated by <==)`), behind
+/// `sigs.k8s.io/yaml`'s wrapping for a YAML document, and then olmsat's hint
+/// on a line of its own.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "json: cannot unmarshal {0} into Go value of type map[string]interface {{}}{hint}",
-    hint = array_hint(.0)
-)]
-pub struct NotAnObject(pub &'static str);
+#[error("{}", self.message())]
+pub struct NotAnObject {
+    /// The JSON type.
+    pub kind: &'static str,
+    /// The value as JSON text (for a YAML document, as Go's `json.Marshal`
+    /// writes the converted value).
+    pub data: String,
+    /// Whether the document was read as YAML.
+    pub from_yaml: bool,
+}
+
+impl NotAnObject {
+    fn message(&self) -> String {
+        let base = format!(
+            "json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
+            self.kind
+        );
+        // Go reports an array just inside its `[`, a literal at its end.
+        let offset = if self.kind == "array" {
+            1
+        } else {
+            self.data.len()
+        };
+        let prefix = if self.from_yaml {
+            "error unmarshaling JSON: while decoding JSON: "
+        } else {
+            ""
+        };
+        let pretty = super::go_value::pretty_error(&base, &self.data, offset);
+        format!("{prefix}{pretty}{}", array_hint(self.kind))
+    }
+}
 
 /// A hint for the common mistakes: a JSON array of blobs, and a file that is
 /// no catalog file at all (a stray `README.md` reads as a YAML string).
 fn array_hint(kind: &str) -> &'static str {
     match kind {
-        "array" => " (a catalog file holds objects one after another, not a JSON array)",
+        "array" => "\n(a catalog file holds objects one after another, not a JSON array)",
         "string" | "number" | "bool" => {
-            " (not a catalog file: add it to `.indexignore` to leave it out)"
+            "\n(not a catalog file: add it to `.indexignore` to leave it out)"
         }
         _ => "",
     }
@@ -91,13 +126,23 @@ mod hint_tests {
 
     #[test]
     fn stray_text_files_are_told_to_be_ignored() {
+        let e = NotAnObject {
+            kind: "string",
+            data: "\"hello\"".into(),
+            from_yaml: true,
+        };
         assert_eq!(
-            NotAnObject("string").to_string(),
-            "json: cannot unmarshal string into Go value of type map[string]interface {} (not a catalog file: add it to `.indexignore` to leave it out)"
+            e.to_string(),
+            "error unmarshaling JSON: while decoding JSON: json: cannot unmarshal string into Go value of type map[string]interface {} at offset 7 (indicated by <==)\n\"hello\" <==\n(not a catalog file: add it to `.indexignore` to leave it out)"
         );
+        let e = NotAnObject {
+            kind: "array",
+            data: "[1]".into(),
+            from_yaml: false,
+        };
         assert_eq!(
-            NotAnObject("null").to_string(),
-            "json: cannot unmarshal null into Go value of type map[string]interface {}"
+            e.to_string(),
+            "json: cannot unmarshal array into Go value of type map[string]interface {} at offset 1 (indicated by <==)\n[ <== \n    1\n]\n(a catalog file holds objects one after another, not a JSON array)"
         );
     }
 }
@@ -139,6 +184,7 @@ pub fn json_doc<'a>(
             .collect(),
         entry_lines,
         entry_items,
+        from_yaml: false,
     }
 }
 
@@ -155,19 +201,29 @@ pub enum YamlDoc {
         /// 1-based lines, relative to the document text, of the `entries` items.
         entry_lines: Vec<u32>,
     },
-    /// Anything else, by JSON type name.
-    Other(&'static str),
+    /// Anything else, by JSON type name, with its JSON text (as Go's
+    /// `json.Marshal` writes it; empty for `null`).
+    Other(&'static str, String),
 }
 
 impl YamlDoc {
-    /// Turn into [`DocFields`], shifting entry lines to file lines.
-    pub fn into_fields(self, first_line: u32) -> Result<DocFields<'static>, NotAnObject> {
+    /// Turn into [`DocFields`], shifting entry lines to file lines. A null
+    /// document is `Ok(None)`: opm's decoder leaves its object empty, which
+    /// then has no schema.
+    pub fn into_fields(self, first_line: u32) -> Result<Option<DocFields<'static>>, NotAnObject> {
         match self {
-            YamlDoc::Other(kind) => Err(NotAnObject(kind)),
+            YamlDoc::Other("null", _) => Ok(None),
+            YamlDoc::Other(kind, json) => Err(NotAnObject {
+                kind,
+                data: serde_json::from_str::<serde_json::Value>(&json)
+                    .map(|v| super::go_value::marshal(&v))
+                    .unwrap_or(json),
+                from_yaml: true,
+            }),
             YamlDoc::Object {
                 fields,
                 entry_lines,
-            } => Ok(DocFields {
+            } => Ok(Some(DocFields {
                 fields: fields
                     .into_iter()
                     .map(|(k, v)| (Key::Owned(k), FieldValue::Text(v)))
@@ -177,7 +233,8 @@ impl YamlDoc {
                     .map(|l| if l == 0 { 0 } else { l + first_line - 1 })
                     .collect(),
                 entry_items: Vec::new(),
-            }),
+                from_yaml: true,
+            })),
         }
     }
 }
@@ -213,30 +270,35 @@ impl<'de> Visitor<'de> for DocVisitor {
             entry_lines,
         })
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<YamlDoc, A::Error> {
-        while seq.next_element::<de::IgnoredAny>()?.is_some() {}
-        Ok(YamlDoc::Other("array"))
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<YamlDoc, A::Error> {
+        let mut json = String::new();
+        JsonWriter { out: &mut json }.visit_seq(seq)?;
+        Ok(YamlDoc::Other("array", json))
     }
     fn visit_unit<E: de::Error>(self) -> Result<YamlDoc, E> {
-        Ok(YamlDoc::Other("null"))
+        Ok(YamlDoc::Other("null", String::new()))
     }
     fn visit_none<E: de::Error>(self) -> Result<YamlDoc, E> {
-        Ok(YamlDoc::Other("null"))
+        Ok(YamlDoc::Other("null", String::new()))
     }
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<YamlDoc, E> {
-        Ok(YamlDoc::Other("bool"))
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<YamlDoc, E> {
+        Ok(YamlDoc::Other("bool", v.to_string()))
     }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<YamlDoc, E> {
-        Ok(YamlDoc::Other("number"))
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<YamlDoc, E> {
+        Ok(YamlDoc::Other("number", v.to_string()))
     }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<YamlDoc, E> {
-        Ok(YamlDoc::Other("number"))
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<YamlDoc, E> {
+        Ok(YamlDoc::Other("number", v.to_string()))
     }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<YamlDoc, E> {
-        Ok(YamlDoc::Other("number"))
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<YamlDoc, E> {
+        let mut json = String::new();
+        JsonWriter { out: &mut json }.visit_f64::<E>(v)?;
+        Ok(YamlDoc::Other("number", json))
     }
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<YamlDoc, E> {
-        Ok(YamlDoc::Other("string"))
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<YamlDoc, E> {
+        let mut json = String::new();
+        JsonWriter { out: &mut json }.visit_str::<E>(v)?;
+        Ok(YamlDoc::Other("string", json))
     }
 }
 
@@ -310,7 +372,7 @@ mod tests {
     fn yaml_entries_get_lines() {
         let y = "schema: olm.channel\nname: stable\nentries:\n  - name: a\n  - name: b\n    replaces: a\n";
         let d: YamlDoc = serde_saphyr::from_str(y).unwrap();
-        let f = d.into_fields(10).unwrap();
+        let f = d.into_fields(10).unwrap().unwrap();
         assert_eq!(f.entry_lines, vec![13, 14]);
         assert_eq!(
             f.fields[2].1.text(),
@@ -332,6 +394,6 @@ mod tests {
     #[test]
     fn non_mapping_documents_are_named() {
         let d: YamlDoc = serde_saphyr::from_str("- a\n- b\n").unwrap();
-        assert!(matches!(d, YamlDoc::Other("array")));
+        assert!(matches!(d, YamlDoc::Other("array", ref j) if j == r#"["a","b"]"#));
     }
 }

@@ -190,9 +190,12 @@ pub(crate) fn json_docs_in<'a, T, C: Default + Extend<T>>(
         match stream.next() {
             None => break,
             Some(Ok(item)) => {
+                let raw = &rest[..stream.byte_offset()];
                 pos += stream.byte_offset();
                 read += 1;
-                out.extend(map(JsonRead::Doc(json_item(item, text, &mut lines, loc))));
+                out.extend(map(JsonRead::Doc(json_item(
+                    item, raw, text, &mut lines, loc,
+                ))));
             }
             Some(Err(e)) => {
                 // serde_json counts from `rest`, which starts at `line`, `col`.
@@ -235,17 +238,31 @@ pub(crate) fn json_docs_in<'a, T, C: Default + Extend<T>>(
     Ok(out)
 }
 
-/// A document serde_json read, checked for numbers Go refuses and for depth,
-/// made into fields.
+/// A document serde_json read (`raw` is its text), checked for numbers Go
+/// refuses and for depth, made into fields.
 pub(crate) fn json_item<'a>(
     item: JsonItem<'a>,
+    raw: &str,
     text: &str,
     lines: &mut LineCounter<'_>,
     loc: Location,
 ) -> DocResult<'a> {
     let members = match item {
         JsonItem::Object(m) => m,
-        JsonItem::Other(kind) => return Err(not_object(NotAnObject(kind), &loc)),
+        // opm's decoder hands `null` to its blob type, which keeps it as the
+        // blob `null` (re-encoded with a newline) with no schema.
+        JsonItem::Other("null") => {
+            let e = super::blob::BlobError::MissingSchema("null\n".to_owned());
+            return Err(Box::new(Diagnostic::new(e.rule(), e.to_string()).at(&loc)));
+        }
+        JsonItem::Other(kind) => {
+            let e = NotAnObject {
+                kind,
+                data: raw.to_owned(),
+                from_yaml: false,
+            };
+            return Err(not_object(e, &loc));
+        }
     };
     let mut depth = 1;
     let mut out_of_range = None;

@@ -34,6 +34,7 @@ pub mod doc;
 pub mod fast;
 mod file;
 mod go_json;
+pub(crate) mod go_value;
 mod join;
 mod json_stream;
 mod parse;
@@ -42,6 +43,8 @@ mod text;
 mod walk;
 mod yaml_stream;
 
+#[cfg(test)]
+mod parity_tests;
 #[cfg(test)]
 mod tests;
 

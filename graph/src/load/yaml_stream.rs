@@ -23,12 +23,31 @@ pub enum YamlError {
     /// A document of comments and blank lines only.
     #[error("object '' is missing root schema field (this YAML document holds only comments or blank lines; opm rejects it)")]
     CommentsOnly,
+    /// A document that is only a `---` line (two in a row, or one ending
+    /// the file after another).
+    #[error("object '' is missing root schema field (an empty YAML document: a `---` line with nothing after it before the next `---` or the end of the file; opm rejects it)")]
+    Empty,
+    /// A document that is `null` (`null`, `~`, or a `---` line and `...`).
+    #[error("object '' is missing root schema field")]
+    Null,
+    /// A document whose first content is the end marker `...`, go-yaml's
+    /// error (with the 0-based line it counts, when not the first).
+    #[error("error converting YAML to JSON: yaml: {}did not find expected node content", line_prefix(.0))]
+    EndMarker(usize),
     /// Not YAML, or beyond the parser's budget.
     #[error("invalid YAML: {}", without_position(.0))]
     Syntax(#[source] serde_saphyr::Error),
     /// A mapping repeats a key (a warning).
     #[error("duplicate mapping key; the last value is used, as opm does")]
     DuplicateKey,
+}
+
+fn line_prefix(line: &usize) -> String {
+    if *line == 0 {
+        String::new()
+    } else {
+        format!("line {line}: ")
+    }
 }
 
 /// The parser's message without the position it appends (locations carry it).
@@ -46,7 +65,7 @@ pub(crate) fn yaml_docs(
     text: &str,
     readers: Readers,
 ) -> Result<Vec<DocResult<'static>>, Box<Diagnostic>> {
-    let chunks = split::split_yaml(text).map_err(|b| {
+    let chunks = split::split_yaml_docs(text).map_err(|b| {
         Box::new(
             Diagnostic::new(
                 Rule::ParseError,
@@ -63,10 +82,28 @@ pub(crate) fn yaml_docs(
 
 fn yaml_doc(file: &Arc<str>, c: &Chunk<'_>, readers: Readers) -> DocResult<'static> {
     let loc = Location::new(file.clone(), split::first_content_line(c));
+    let missing =
+        |e: YamlError| Box::new(Diagnostic::new(Rule::MissingSchema, e.to_string()).at(&loc));
+    // What opm's decoder reads as `null`: an empty object with no schema.
+    if c.text.is_empty() && c.opened {
+        return Err(missing(YamlError::Empty));
+    }
     if split::is_blank_or_comments(c.text) {
-        return Err(Box::new(
-            Diagnostic::new(Rule::MissingSchema, YamlError::CommentsOnly.to_string()).at(&loc),
-        ));
+        return Err(missing(YamlError::CommentsOnly));
+    }
+    if let Some(line) = split::leading_end_marker(c.text) {
+        // After a `---` line the `...` ends an empty explicit document;
+        // without one, go-yaml finds no node at all.
+        if c.opened {
+            return Err(missing(YamlError::Null));
+        }
+        let at = c.first_line + crate::location::to_u32(line);
+        return Err(Box::new(diagnostic(
+            file,
+            (at, 1),
+            Severity::Error,
+            YamlError::EndMarker(line),
+        )));
     }
     // Catalog YAML almost always stays within the subset the fast reader handles;
     // anything else (and every error) goes to the general parser.
@@ -80,6 +117,9 @@ fn yaml_doc(file: &Arc<str>, c: &Chunk<'_>, readers: Readers) -> DocResult<'stat
             let fields = d
                 .into_fields(c.first_line)
                 .map_err(|k| not_object(k, &loc))?;
+            let Some(fields) = fields else {
+                return Err(missing(YamlError::Null));
+            };
             Ok((fields, loc, warn))
         }
         Err(e) => {

@@ -28,7 +28,22 @@ fn dns1123_label_errors(name: &str) -> Vec<String> {
         && b[0] != b'-'
         && b[b.len() - 1] != b'-';
     if !ok {
-        errs.push(DNS1123_LABEL_MSG.to_owned());
+        // A valid DNS-1123 subdomain that is not a label has dots (the
+        // length was checked above): Kubernetes' check says just that.
+        let subdomain = !b.is_empty()
+            && name.split('.').all(|l| {
+                let l = l.as_bytes();
+                !l.is_empty()
+                    && l.iter()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
+                    && l[0] != b'-'
+                    && l[l.len() - 1] != b'-'
+            });
+        errs.push(if subdomain {
+            "must not contain dots".to_owned()
+        } else {
+            DNS1123_LABEL_MSG.to_owned()
+        });
     }
     errs
 }
@@ -82,7 +97,7 @@ impl Model {
                 diags.push(
                     Diagnostic::new(
                         Rule::InvalidPackageName,
-                        format!("invalid package name {:?}: [{}]", p.name, errs.join(", ")),
+                        format!("invalid package name {:?}: [{}]", p.name, errs.join(" ")),
                     )
                     .at(&p.location)
                     .package(&p.name),
@@ -204,7 +219,7 @@ impl Model {
 
         // Deprecations.
         let mut deprecations: BTreeMap<String, Deprecations> = BTreeMap::new();
-        for d in cfg.deprecations {
+        for d in cfg.deprecations.into_iter().enumerate() {
             apply_deprecation(d, &pkgs, &channels, &bundles, &mut deprecations, &mut diags);
         }
 

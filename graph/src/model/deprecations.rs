@@ -10,7 +10,7 @@ use crate::diagnostic::{Diagnostic, Rule};
 /// Check deprecation blob `d` against the packages, channels and bundles
 /// and, when it is sound, record its messages in `out`.
 pub(super) fn apply_deprecation(
-    d: Deprecation,
+    (item, d): (usize, Deprecation),
     pkgs: &BTreeMap<String, Package>,
     channels: &BTreeMap<String, BTreeMap<String, Channel>>,
     bundles: &BTreeMap<String, Vec<Bundle>>,
@@ -20,8 +20,7 @@ pub(super) fn apply_deprecation(
     let err = |m: String| Diagnostic::new(Rule::InvalidDeprecation, m).at(&d.location);
     if d.package.is_empty() {
         diags.push(err(format!(
-            "package name must be set for deprecation item {}",
-            go_deprecation(&d)
+            "package name must be set for deprecation item {item}"
         )));
         return;
     }
@@ -108,7 +107,7 @@ pub(super) fn apply_deprecation(
                 diags.push(perr(format!(
                     "cannot deprecate object {} referenced by entry {} for package {:?}: object schema unknown",
                     go_reference(&e.schema, &e.name),
-                    go_entry(e),
+                    i,
                     d.package
                 )));
                 continue;
@@ -120,18 +119,4 @@ pub(super) fn apply_deprecation(
 
 fn go_reference(schema: &str, name: &str) -> String {
     format!("declcfg.PackageScopedReference{{Schema:{schema:?}, Name:{name:?}}}")
-}
-
-fn go_entry(e: &crate::declcfg::DeprecationEntry) -> String {
-    format!("{{{{{} {}}} {}}}", e.schema, e.name, e.message)
-}
-
-fn go_deprecation(d: &Deprecation) -> String {
-    let entries: Vec<String> = d.entries.iter().map(go_entry).collect();
-    format!(
-        "{{{} {} [{}]}}",
-        schema::DEPRECATIONS,
-        d.package,
-        entries.join(" ")
-    )
 }

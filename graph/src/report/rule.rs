@@ -90,6 +90,15 @@ rules! {
     InvalidBlob = "invalid-blob", Error,
         "A field of an olm.* blob has the wrong type, or a property lacks its type or value.",
         "Give the field the type opm expects (see the message for Go's type).";
+    /// A property without a type or a value (opm's loading lets it through).
+    IncompleteProperty = "incomplete-property", Warning,
+        "A property has no type, or no value; opm loads it (a bundle's property without a value then fails as unexpected end of JSON input).",
+        "Give every property its type and its value.";
+    /// A file that starts like a JSON stream behind a byte-order mark or a
+    /// comment line, which opm reads as YAML (keeping its first object only).
+    JsonReadAsYaml = "json-read-as-yaml", Warning,
+        "A JSON stream starts behind a byte-order mark or a comment, so opm reads the file as YAML and keeps only its first object.",
+        "Remove the byte-order mark or the comment before the first '{'.";
     /// An unknown field in a known blob or channel entry.
     UnknownField = "unknown-field", Warning,
         "An olm.* blob or channel entry has a field opm does not know; opm ignores it and render drops it.",

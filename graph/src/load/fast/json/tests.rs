@@ -22,13 +22,15 @@ fn general(text: &str, reading: BundleReading) -> Option<Read> {
         return None;
     }
     let mut warnings = Vec::new();
-    let blob = match crate::load::json_stream::json_item(item, text, &mut lines, loc.clone()) {
-        Ok((fields, loc, _)) => {
-            crate::load::blob::to_blob_reading(fields, &loc, &mut warnings, reading)
-                .map_err(|e| e.to_string())
-        }
-        Err(d) => Err(d.to_string()),
-    };
+    let blob =
+        match crate::load::json_stream::json_item(item, text.trim(), text, &mut lines, loc.clone())
+        {
+            Ok((fields, loc, _)) => {
+                crate::load::blob::to_blob_reading(fields, &loc, &mut warnings, reading)
+                    .map_err(|e| e.to_string())
+            }
+            Err(d) => Err(d.to_string()),
+        };
     Some((blob, warnings))
 }
 

@@ -203,7 +203,7 @@ fn fields(d: &YamlDoc) -> Vec<(&str, &str)> {
             .iter()
             .map(|(k, v)| (k.as_str(), v.as_str()))
             .collect(),
-        YamlDoc::Other(_) => Vec::new(),
+        YamlDoc::Other(..) => Vec::new(),
     }
 }
 
