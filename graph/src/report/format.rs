@@ -336,10 +336,7 @@ pub fn sarif(findings: &[Diagnostic], version: &str) -> Value {
                 Some(ctx) => format!("[{ctx}] {}", d.message),
                 None => d.message.clone(),
             },
-            location: d
-                .location
-                .as_ref()
-                .map(|l| (&*l.file, l.line, l.column)),
+            location: d.location.as_ref().map(|l| (&*l.file, l.line, l.column)),
             package: d.package.as_deref(),
             channel: d.channel.as_deref(),
             bundle: d.bundle.as_deref(),
