@@ -206,6 +206,7 @@ fn check(pkgs: usize, bundles: &[B], subs: &[usize]) -> Result<(), TestCaseError
                 source_namespace: String::new(),
                 starting_csv: String::new(),
                 installed_csv: String::new(),
+                manual_approval: false,
                 location: olmsat_graph::location::Location::new(std::sync::Arc::from("t"), 0),
             })
             .collect(),
@@ -218,6 +219,7 @@ fn check(pkgs: usize, bundles: &[B], subs: &[usize]) -> Result<(), TestCaseError
         }],
         cluster,
         global_namespace: "olm".into(),
+        allow_missing_catalogs: false,
     };
     let r = resolve(&input, "ns", Options::default())
         .map_err(|e| TestCaseError::fail(e.to_string()))?;
