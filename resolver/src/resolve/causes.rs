@@ -25,7 +25,7 @@ enum Why {
 }
 
 /// The bundle name at the end of a variable id (`catalog/ns/channel/name`).
-fn bundle_of(id: &str) -> &str {
+pub(super) fn bundle_of(id: &str) -> &str {
     id.rsplit('/').next().unwrap_or(id)
 }
 

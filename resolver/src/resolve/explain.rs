@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use super::causes::bundle_of;
 use super::encode::Notes;
 use super::{CandidateNode, PassedOver, Reason, RequirementNode, SubscriptionNode, UnseenProvider};
 use crate::problem::{ConstraintKind, Problem, VarIndex};
@@ -131,10 +132,10 @@ fn not_a_successor(
                     }) && sv.id.starts_with("subscription:")
                 });
                 if !successor {
-                    let name = problem.variables[v].id.rsplit('/').next().unwrap_or("");
+                    let name = bundle_of(&problem.variables[v].id);
                     return Some(format!(
                         "{name} is not a direct successor of the installed {installed} (it neither replaces nor skips it, and no skipRange of it contains its version), so OLM upgrades {installed} to {} instead",
-                        problem.variables[s].id.rsplit('/').next().unwrap_or("")
+                        bundle_of(&problem.variables[s].id)
                     ));
                 }
             }
