@@ -8,9 +8,10 @@
 //! - [`process`]: the process-level speed measures (allocator, pages, exit).
 //! - [`output`], [`timings`]: exit codes, printing helpers and `--timings`.
 
+#[macro_use]
+mod output;
 mod args;
 mod cmd;
-mod output;
 mod process;
 mod progress;
 mod report_args;
@@ -22,7 +23,7 @@ use clap::Parser;
 
 /// A note about an image read (the platform chosen), on standard error.
 fn print_note(text: &str) {
-    eprintln!("note: {text}");
+    errln!("note: {text}");
 }
 
 fn main() -> ExitCode {

@@ -1,4 +1,37 @@
 //! Exit codes and printing helpers shared by the commands.
+//!
+//! Human-readable text is printed with [`outln!`], [`out!`] and [`errln!`]:
+//! `println!`, `print!` and `eprintln!` with every control character of the
+//! text escaped (names in catalogs, bundles and images are input, and may
+//! hold bytes that would drive the reader's terminal). JSON escapes them
+//! itself; the report renderers escape before they colour.
+
+/// `println!` with control characters escaped.
+macro_rules! outln {
+    () => {
+        println!()
+    };
+    ($($arg:tt)*) => {
+        println!("{}", olmsat_io::terminal(&format!($($arg)*)))
+    };
+}
+
+/// `print!` with control characters escaped.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        print!("{}", olmsat_io::terminal(&format!($($arg)*)))
+    };
+}
+
+/// `eprintln!` with control characters escaped.
+macro_rules! errln {
+    () => {
+        eprintln!()
+    };
+    ($($arg:tt)*) => {
+        eprintln!("{}", olmsat_io::terminal(&format!($($arg)*)))
+    };
+}
 
 use std::io::Write;
 use std::process::ExitCode;

@@ -86,7 +86,7 @@ pub fn finish(result: Result<Finished, Box<dyn std::error::Error>>) -> ExitCode 
             done.exit.into()
         }
         Err(e) => {
-            eprintln!("olmsat: {e}");
+            errln!("olmsat: {e}");
             Exit::Usage.into()
         }
     }

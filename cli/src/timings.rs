@@ -87,13 +87,13 @@ pub fn timed<T>(phase: &'static str, f: impl FnOnce() -> T) -> T {
 pub fn print_timings(total: std::time::Duration) {
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
     let line = |name: &str, wall: std::time::Duration, usage: Option<Usage>| match usage {
-        Some(u) => eprintln!(
+        Some(u) => errln!(
             "timing: {name:<12} {:>9.1} ms   cpu {:>9.1} ms   peak {:>7.1} MB",
             ms(wall),
             ms(u.cpu),
             u.peak as f64 / 1e6
         ),
-        None => eprintln!("timing: {name:<12} {:>9.1} ms", ms(wall)),
+        None => errln!("timing: {name:<12} {:>9.1} ms", ms(wall)),
     };
     if let Ok(p) = PHASES.lock() {
         for (name, wall, usage) in p.iter() {

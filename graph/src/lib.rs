@@ -139,7 +139,7 @@ pub use bundle::from_bundles::{
 pub use bundle::generate::{generate as generate_bundle, GenerateOptions, Generated};
 pub use bundle::init::{init as init_bundle, InitOptions, Initialized, Source as InitSource};
 pub use bundle::read::BundleDir;
-pub use bundle::read::{find_bundles, is_bundle_dir, MANIFESTS};
+pub use bundle::read::{find_bundles, is_bundle_dir, FoundBundles, MANIFESTS};
 pub use bundle::render::{
     migrate_to_csv_metadata, render as render_bundle, render_dir as render_bundle_dir,
     ImageTemplate, RenderOptions, RenderOutcome,

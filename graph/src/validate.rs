@@ -182,6 +182,39 @@ fn validate_package(pkg: &Package, out: &mut Vec<Diagnostic>) {
         validate_channel(pkg, ch, out);
     }
     warn_build_metadata_only(pkg, out);
+    warn_control_characters(pkg, out);
+}
+
+/// Warn about names that hold control characters (ESC, BEL, ...): printed
+/// raw, they would drive the terminal of whoever lists the catalog.
+fn warn_control_characters(pkg: &Package, out: &mut Vec<Diagnostic>) {
+    let has = |name: &str| name.chars().any(char::is_control);
+    let message = |what: &str, name: &str| {
+        format!("{what} name {name:?} holds control characters; they are shown escaped")
+    };
+    if has(&pkg.name) {
+        out.push(
+            Diagnostic::new(Rule::ControlCharacterInName, message("package", &pkg.name))
+                .at(&pkg.location)
+                .package(&pkg.name),
+        );
+    }
+    for ch in pkg.channels().iter().filter(|c| has(&c.name)) {
+        out.push(
+            Diagnostic::new(Rule::ControlCharacterInName, message("channel", &ch.name))
+                .at(&ch.location)
+                .package(&pkg.name)
+                .channel(&ch.name),
+        );
+    }
+    for b in pkg.bundles().iter().filter(|b| has(&b.name)) {
+        out.push(
+            Diagnostic::new(Rule::ControlCharacterInName, message("bundle", &b.name))
+                .at(&b.location)
+                .package(&pkg.name)
+                .bundle(&b.name),
+        );
+    }
 }
 
 /// opm: `duplicate versions found in bundles: [{1.0.0: [a, b]}]`, over every

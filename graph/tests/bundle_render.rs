@@ -286,7 +286,9 @@ fn parity(catalog: &str, bundles_dir: &str, csv_metadata: bool) -> Option<usize>
         image_template: None,
         csv_metadata,
     };
-    let dirs = olmsat_graph::bundle::read::find_bundles(&bundles_dir).unwrap();
+    let dirs = olmsat_graph::bundle::read::find_bundles(&bundles_dir, false)
+        .unwrap()
+        .dirs;
     let mut compared = 0;
     for d in dirs {
         let b = render_ok(&d, &opts);

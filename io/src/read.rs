@@ -140,22 +140,18 @@ fn reserve(buf: &mut Vec<u8>, bytes: u64) -> Result<(), ReadError> {
         .map_err(|_| ReadError::OutOfMemory { bytes })
 }
 
-/// How much a stream's buffer grows at a time once it is large, where its
-/// whole size could not be reserved at once.
-const STREAM_STEP: usize = 64 << 20;
-
 /// Read a stream (standard input, a pipe) whole, up to `limit` bytes; more
 /// is [`ReadError::OverLimit`].
 ///
 /// Memory stays within the limit plus a small constant: the whole buffer
 /// (the limit plus one byte) is asked for at once as address space, which
-/// costs memory only as it is filled, so the buffer is never copied; where
-/// that cannot be had, it grows in steps of 64 MiB, never past the limit
-/// plus one byte.
+/// costs memory only as the stream fills it, so the buffer is never grown
+/// by copying. Where that much address space cannot be had, the buffer
+/// grows as the stream comes, and never past the limit plus one byte.
 ///
 /// # Errors
 ///
-/// Reading failed, the stream is over the limit, or memory ran out.
+/// Reading failed, or the stream is over the limit.
 pub fn read_stream(input: impl Read, limit: u64) -> Result<Vec<u8>, ReadError> {
     let cap = limit.saturating_add(1);
     let mut buf: Vec<u8> = Vec::new();
@@ -163,29 +159,7 @@ pub fn read_stream(input: impl Read, limit: u64) -> Result<Vec<u8>, ReadError> {
     if let Ok(n) = usize::try_from(cap) {
         let _ = buf.try_reserve_exact(n);
     }
-    let mut input = input.take(cap);
-    loop {
-        if buf.len() == buf.capacity() {
-            let step = STREAM_STEP.min(buf.len().max(1 << 16));
-            let room = (cap - buf.len() as u64).min(step as u64);
-            if room == 0 {
-                break;
-            }
-            reserve(&mut buf, room)?;
-        }
-        let len = buf.len();
-        let spare = buf.capacity() - len;
-        buf.resize(len + spare.min(1 << 16), 0);
-        match input.read(&mut buf[len..]) {
-            Ok(0) => {
-                buf.truncate(len);
-                break;
-            }
-            Ok(n) => buf.truncate(len + n),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => buf.truncate(len),
-            Err(e) => return Err(ReadError::Io(e)),
-        }
-    }
+    input.take(cap).read_to_end(&mut buf)?;
     if buf.len() as u64 > limit {
         return Err(ReadError::OverLimit { limit });
     }

@@ -39,8 +39,13 @@ pub fn olmsat_in(dir: &Path, args: &[&str], stdin: &str, env: &[(&str, &str)]) -
         Err(e) => panic!("running olmsat: {e}"),
     };
     if let Some(mut input) = child.stdin.take() {
-        if let Err(e) = input.write_all(stdin.as_bytes()) {
-            panic!("writing stdin: {e}");
+        match input.write_all(stdin.as_bytes()) {
+            // A command that stops before reading its input (a usage error)
+            // may close it first.
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                panic!("writing stdin: {e}")
+            }
+            _ => {}
         }
     }
     let out = match child.wait_with_output() {

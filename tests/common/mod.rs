@@ -33,12 +33,12 @@ pub fn olmsat_stdin(args: &[&str], input: &[u8]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn olmsat");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input)
-        .expect("write stdin");
+    match child.stdin.take().expect("stdin").write_all(input) {
+        // A command that stops before reading its input (a usage error) may
+        // close it first.
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => panic!("write stdin: {e}"),
+        _ => {}
+    }
     child.wait_with_output().expect("wait olmsat")
 }
 

@@ -49,16 +49,19 @@ fn expand(dirs: &[PathBuf], several: bool) -> Result<Vec<PathBuf>, Box<dyn std::
         // skipped with a note. A lone file, or a path that does not exist, is
         // still an error.
         if several && d.exists() && !d.is_dir() {
-            eprintln!(
+            errln!(
                 "olmsat: note: skipped {}: not a directory (bundle validate takes bundle directories)",
                 d.display()
             );
             continue;
         }
         if d.is_dir() && !d.join(MANIFESTS).exists() {
-            let found = find_bundles(d)?;
-            if !found.is_empty() {
-                out.extend(found);
+            let found = find_bundles(d, false)?;
+            for skipped in &found.skipped {
+                errln!("olmsat: note: {skipped}");
+            }
+            if !found.dirs.is_empty() {
+                out.extend(found.dirs);
                 continue;
             }
         }
@@ -170,7 +173,7 @@ pub fn validate(cmd: &BundleValidateArgs) -> super::Outcome {
             let color = args.color();
             let (mut errors, mut warnings, mut invalid) = (0, 0, 0);
             for (r, f) in reports.iter().zip(&findings) {
-                println!(
+                outln!(
                     "{}: {} {}",
                     r.path.display(),
                     if f.passed() { "valid" } else { "invalid" },
@@ -181,7 +184,7 @@ pub fn validate(cmd: &BundleValidateArgs) -> super::Outcome {
                 warnings += f.warnings().count();
                 invalid += usize::from(!f.passed());
             }
-            println!(
+            outln!(
                 "{}: {} bundle(s), {} valid, {invalid} invalid; {errors} error(s), {warnings} warning(s)",
                 if passed { "valid" } else { "invalid" },
                 reports.len(),
@@ -204,17 +207,17 @@ pub fn generate(args: &BundleGenerateArgs) -> super::Outcome {
     })?;
     eprint_diagnostics(&g.warnings);
     for c in &g.copied {
-        println!("copied {}", c.display());
+        outln!("copied {}", c.display());
     }
     if g.kept_existing {
-        println!(
+        outln!(
             "kept {} (it already holds these annotations)",
             g.annotations_file.display()
         );
     } else {
-        println!("wrote {} ({})", g.annotations_file.display(), g.media_type);
+        outln!("wrote {} ({})", g.annotations_file.display(), g.media_type);
     }
-    println!("wrote {}", g.dockerfile.display());
+    outln!("wrote {}", g.dockerfile.display());
     Ok(Exit::Ok.into())
 }
 
@@ -264,7 +267,7 @@ pub fn init(args: &BundleInitArgs) -> super::Outcome {
         dockerfile: args.dockerfile,
     })?;
     eprint_diagnostics(&r.warnings);
-    println!(
+    outln!(
         "initialised a {} bundle{} for package {:?}",
         r.media_type,
         if r.inferred {
@@ -275,7 +278,7 @@ pub fn init(args: &BundleInitArgs) -> super::Outcome {
         r.package
     );
     for w in &r.written {
-        println!("wrote {}", w.display());
+        outln!("wrote {}", w.display());
     }
     Ok(Exit::Ok.into())
 }

@@ -135,10 +135,10 @@ pub fn from_bundles(args: &FromBundlesArgs) -> super::Outcome {
         )?,
         ReportFormat::Text => {
             for d in build.diagnostics.iter().filter(|d| d.is_error()) {
-                println!("{d}");
+                outln!("{d}");
             }
             for d in build.diagnostics.iter().filter(|d| !d.is_error()) {
-                println!("{d}");
+                outln!("{d}");
             }
             // Findings on the written catalog go to standard error.
             crate::output::eprint_diagnostics(catalog_errors);
@@ -147,7 +147,7 @@ pub fn from_bundles(args: &FromBundlesArgs) -> super::Outcome {
                 build.diagnostics.iter().filter(|d| d.is_error()).count() + catalog_errors.len();
             let warnings =
                 build.diagnostics.iter().filter(|d| !d.is_error()).count() + catalog_warnings.len();
-            println!(
+            outln!(
                 "wrote {} package(s), {} bundle(s) to {} ({} bundle dir(s) found, {} left out); {errors} error(s), {warnings} warning(s){}",
                 build.config.packages.len(),
                 f.included,

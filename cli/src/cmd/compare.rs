@@ -123,7 +123,7 @@ pub fn run(
             let g = match ChannelGraph::build(pkg, ch).complete() {
                 Ok(g) => g,
                 Err(e) => {
-                    eprintln!("olmsat: package {} channel {}: {e}", pkg.name, ch.name);
+                    errln!("olmsat: package {} channel {}: {e}", pkg.name, ch.name);
                     continue;
                 }
             };
@@ -214,8 +214,8 @@ pub fn run(
                 } else {
                     format!("DIFFERS ({})", r.differences.join(", "))
                 };
-                println!("{} / {} from {}: {mark}", r.package, r.channel, r.from);
-                println!(
+                outln!("{} / {} from {}: {mark}", r.package, r.channel, r.from);
+                outln!(
                     "  v0: {} [{}]",
                     if r.v0_path.is_empty() {
                         "stays".to_owned()
@@ -228,7 +228,7 @@ pub fn run(
                     Some(m) => format!("{}: {m}", r.v1_end),
                     None => r.v1_end.to_owned(),
                 };
-                println!(
+                outln!(
                     "  v1: {} [{v1_end}]",
                     if r.v1_path.is_empty() {
                         "stays".to_owned()
@@ -238,9 +238,9 @@ pub fn run(
                 );
             }
             if !report.v1_refuses.is_empty() {
-                println!("\nbundles OLM v1 refuses to install (dependencies are not supported):");
+                outln!("\nbundles OLM v1 refuses to install (dependencies are not supported):");
                 for r in &report.v1_refuses {
-                    println!(
+                    outln!(
                         "  {} / {}: {}",
                         r.package,
                         r.bundle,
@@ -248,9 +248,10 @@ pub fn run(
                     );
                 }
             }
-            println!(
+            outln!(
                 "\n{} start(s) compared, {} differ",
-                report.starts, report.differing
+                report.starts,
+                report.differing
             );
         }
     }

@@ -118,22 +118,22 @@ pub fn run(args: &Args) -> Result<Exit, Box<dyn std::error::Error>> {
             return Err(e.into());
         }
         Err(e @ DiffError::UnknownPackage { .. }) => {
-            eprintln!("olmsat: {e}");
+            errln!("olmsat: {e}");
             return Ok(Exit::Invalid);
         }
     };
     drop(spinner);
     d.apply_policy(&allow, &deny);
     let text = match args.output {
-        Format::Text => report::text(&d),
-        Format::Github => report::github(&d),
+        Format::Text => olmsat_io::terminal(&report::text(&d)).into_owned(),
+        Format::Github => olmsat_io::terminal(&report::github(&d)).into_owned(),
         Format::Sarif => {
             let mut s =
                 serde_json::to_string_pretty(&report::sarif(&d, env!("CARGO_PKG_VERSION")))?;
             s.push('\n');
             s
         }
-        Format::Short => report::short(&d),
+        Format::Short => olmsat_io::terminal(&report::short(&d)).into_owned(),
         Format::Yaml => report::yaml(&d),
         Format::Json => {
             let mut s = serde_json::to_string_pretty(&report::json(&d))?;

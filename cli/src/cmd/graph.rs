@@ -116,13 +116,13 @@ fn write_drawing(
     let drawing = match timed("graph", || Drawing::new(catalog.model(), opts)) {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("olmsat: {e}");
+            errln!("olmsat: {e}");
             return Ok(Exit::Invalid);
         }
     };
     for (_, ch) in drawing.channels() {
         for r in ch.graph.invalid_ranges() {
-            eprintln!(
+            errln!(
                 "olmsat: warning: ignoring invalid skipRange {:?} of {} ({}): {}",
                 r.entry.skip_range.as_deref().unwrap_or_default(),
                 r.entry.name,
@@ -152,31 +152,40 @@ fn write_split(
     per_channel: bool,
 ) -> Result<Exit, Box<dyn std::error::Error>> {
     if let Err(e) = std::fs::create_dir_all(dir) {
-        eprintln!("olmsat: cannot create the directory {}: {e}", dir.display());
+        errln!("olmsat: cannot create the directory {}: {e}", dir.display());
         return Ok(Exit::Usage);
     }
     let ext = extension(format);
     let parts = drawing.split(per_channel);
     let files = split::plan(&parts, ext);
-    for (part, file) in parts.iter().zip(&files) {
-        let path = dir.join(&file.name);
+    // Every file is made before any is written: a drawing that fails leaves
+    // the directory as it was.
+    let mut contents = Vec::with_capacity(files.len());
+    for part in &parts {
         let mut bytes = Vec::new();
         let exit = write_one(&part.drawing, format, &mut bytes)?;
         if exit != Exit::Ok {
             return Ok(exit);
         }
-        if let Err(e) = std::fs::write(&path, &bytes) {
-            eprintln!("olmsat: cannot write {}: {e}", path.display());
-            return Ok(Exit::Usage);
+        contents.push(bytes);
+    }
+    let index_name = split::index_name(ext);
+    contents.push(split::index(&files, ext).into_bytes());
+    let names = files.iter().map(|f| f.name.as_str()).chain([index_name]);
+    let mut index = dir.join(index_name);
+    for (name, bytes) in names.zip(&contents) {
+        // Into `dir` only, atomically, and never through a link that is
+        // already there.
+        match olmsat_io::write_in_dir(dir, name, bytes) {
+            Ok(path) => index = path,
+            Err(e) => {
+                errln!("olmsat: cannot write {}: {e}", dir.join(name).display());
+                return Ok(Exit::Usage);
+            }
         }
     }
-    let index = dir.join(split::index_name(ext));
-    if let Err(e) = std::fs::write(&index, split::index(&files, ext)) {
-        eprintln!("olmsat: cannot write {}: {e}", index.display());
-        return Ok(Exit::Usage);
-    }
     let n = files.len();
-    println!(
+    outln!(
         "wrote {n} {} and {}",
         if n == 1 { "file" } else { "files" },
         index.display()
@@ -203,7 +212,7 @@ fn write_one(
         GraphFormat::Svg => match laid_out(&dot_text(drawing)) {
             Ok(svg) => out.write_all(&svg)?,
             Err(e) => {
-                eprintln!("olmsat: {e}");
+                errln!("olmsat: {e}");
                 return Ok(Exit::Usage);
             }
         },

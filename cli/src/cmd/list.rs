@@ -27,7 +27,7 @@ pub fn run(args: &ListArgs) -> super::Outcome {
     if let Some(p) = package {
         // An unknown package lists the catalog's closest names first.
         if let Err(e) = olmsat_graph::select_package(model, p) {
-            eprintln!("olmsat: {e}");
+            errln!("olmsat: {e}");
             return Ok(Finished::new(Exit::Invalid).keeping(catalog));
         }
     }
@@ -46,7 +46,7 @@ pub fn run(args: &ListArgs) -> super::Outcome {
                     rows.into_iter()
                         .map(|r| vec![r.name, r.display_name, r.default_channel]),
                 );
-                print!("{}", align(&t));
+                out!("{}", align(&t));
             }
         }
         ListWhat::Channels => {
@@ -68,7 +68,7 @@ pub fn run(args: &ListArgs) -> super::Outcome {
                     let head = r.head.unwrap_or_else(|e| format!("ERROR: {e}"));
                     vec![r.package, r.channel, head]
                 }));
-                print!("{}", align(&t));
+                out!("{}", align(&t));
             }
         }
         ListWhat::Bundles => {
@@ -98,7 +98,7 @@ pub fn run(args: &ListArgs) -> super::Outcome {
                         r.image,
                     ]
                 }));
-                print!("{}", align(&t));
+                out!("{}", align(&t));
             }
         }
     }

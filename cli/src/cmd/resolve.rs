@@ -272,7 +272,7 @@ fn input(args: &ResolveInputs) -> Result<Prepared, InputError> {
         }
     }
     for note in &notes {
-        eprintln!("note: {note}");
+        errln!("note: {note}");
     }
     let names: Vec<&str> = catalogs.iter().map(|c| c.name.as_str()).collect();
     let mut dangling = dangling::check(&cluster, &names, &global_namespace);
@@ -550,11 +550,11 @@ fn run_resolve(args: &ResolveArgs) -> Result<Exit, Box<dyn std::error::Error>> {
         }
         ReportFormat::Text => {
             if answers.is_empty() {
-                println!("resolved: nothing to install or upgrade (no Subscriptions or ClusterServiceVersions)");
+                outln!("resolved: nothing to install or upgrade (no Subscriptions or ClusterServiceVersions)");
             }
             for (i, a) in answers.iter().enumerate() {
                 if i > 0 {
-                    println!();
+                    outln!();
                 }
                 print_namespace(
                     a,
@@ -579,17 +579,17 @@ fn print_namespace(a: &NamespaceAnswer, warnings: &[String], explain: bool) {
     let ns = &a.namespace;
     match &a.result {
         Err((e, hint)) => {
-            println!("namespace {ns}: error: {e}");
+            outln!("namespace {ns}: error: {e}");
             if let Some(h) = hint {
-                println!("  hint: {h}");
+                outln!("  hint: {h}");
             }
         }
         Ok(r) => match &r.outcome {
             Outcome::Resolved { operators, reasons } => {
                 if operators.is_empty() {
-                    println!("namespace {ns}: resolved, nothing to install or upgrade");
+                    outln!("namespace {ns}: resolved, nothing to install or upgrade");
                 } else {
-                    println!(
+                    outln!(
                         "namespace {ns}: resolved, {} operator(s) to install or upgrade",
                         operators.len()
                     );
@@ -600,23 +600,28 @@ fn print_namespace(a: &NamespaceAnswer, warnings: &[String], explain: bool) {
                     } else {
                         format!("upgrade from {}", o.replaces)
                     };
-                    println!(
+                    outln!(
                         "  {}  {} (package {}, channel {}, catalog {}, version {})",
-                        o.name, action, o.package, o.channel, o.catalog, o.version
+                        o.name,
+                        action,
+                        o.package,
+                        o.channel,
+                        o.catalog,
+                        o.version
                     );
                 }
                 if explain {
                     for r in reasons {
-                        println!("\n{}", r.id);
+                        outln!("\n{}", r.id);
                         for why in &r.required_by {
-                            println!("  because {why}");
+                            outln!("  because {why}");
                         }
                         for p in &r.passed_over {
                             // The decisive fact leads; the rest is in -o json.
                             let first = p.because.first().map(String::as_str).unwrap_or("");
                             match p.because.len() {
-                                0 | 1 => println!("  passed over {}: {first}", p.id),
-                                n => println!(
+                                0 | 1 => outln!("  passed over {}: {first}", p.id),
+                                n => outln!(
                                     "  passed over {}: {first} (and {} more constraint(s); -o json lists them)",
                                     p.id,
                                     n - 1
@@ -627,9 +632,9 @@ fn print_namespace(a: &NamespaceAnswer, warnings: &[String], explain: bool) {
                 }
             }
             Outcome::Unsatisfiable { causes, tree, .. } => {
-                println!("namespace {ns}: unsatisfiable");
+                outln!("namespace {ns}: unsatisfiable");
                 print_causes(causes, "  ");
-                println!(
+                outln!(
                     "  OLM's message: {}",
                     r.outcome.message().unwrap_or_default()
                 );
@@ -640,16 +645,16 @@ fn print_namespace(a: &NamespaceAnswer, warnings: &[String], explain: bool) {
         },
     }
     for w in warnings {
-        println!("  warning: {w}");
+        outln!("  warning: {w}");
     }
 }
 
 /// One line per root cause, each followed by its hint.
 fn print_causes(causes: &[Cause], indent: &str) {
     for c in causes {
-        println!("{indent}why: {}", c.summary);
+        outln!("{indent}why: {}", c.summary);
         if let Some(h) = &c.hint {
-            println!("{indent}  hint: {h}");
+            outln!("{indent}  hint: {h}");
         }
     }
 }
@@ -658,9 +663,9 @@ fn print_causes(causes: &[Cause], indent: &str) {
 /// once, under what it constrains.
 fn print_tree(tree: &[SubscriptionNode]) {
     for s in tree {
-        println!("\nsubscription {}", s.subscription);
+        outln!("\nsubscription {}", s.subscription);
         for why in &s.ruled_out {
-            println!("  ruled out: {why}");
+            outln!("  ruled out: {why}");
         }
         // Candidates that fail alike are printed once, as a group.
         let mut groups: Vec<(String, Vec<&str>, &olmsat_resolver::CandidateNode)> = Vec::new();
@@ -673,21 +678,21 @@ fn print_tree(tree: &[SubscriptionNode]) {
         }
         for (_, ids, c) in groups {
             if let [one] = ids.as_slice() {
-                println!("  candidate {one}");
+                outln!("  candidate {one}");
                 for why in &c.ruled_out {
-                    println!("    ruled out: {why}");
+                    outln!("    ruled out: {why}");
                 }
                 for r in &c.requirements {
-                    println!("    {}", r.requirement);
+                    outln!("    {}", r.requirement);
                     print_providers(r);
                 }
             } else {
-                println!("  candidates {} (each):", ids.join(", "));
+                outln!("  candidates {} (each):", ids.join(", "));
                 for why in &c.ruled_out {
-                    println!("    ruled out: {why}");
+                    outln!("    ruled out: {why}");
                 }
                 for r in &c.requirements {
-                    println!("    requires an operator {}", r.needs);
+                    outln!("    requires an operator {}", r.needs);
                     print_providers(r);
                 }
             }
@@ -717,13 +722,13 @@ fn candidate_key(c: &olmsat_resolver::CandidateNode) -> String {
 /// The providers of a requirement and why each is out.
 fn print_providers(r: &olmsat_resolver::RequirementNode) {
     if r.providers.is_empty() {
-        println!("      no candidate: {}", no_candidate(r));
+        outln!("      no candidate: {}", no_candidate(r));
     }
     for p in &r.providers {
         if p.ruled_out.is_empty() {
-            println!("      provider {}", p.id);
+            outln!("      provider {}", p.id);
         } else {
-            println!(
+            outln!(
                 "      provider {}: ruled out: {}",
                 p.id,
                 p.ruled_out.join("; ")
@@ -821,60 +826,64 @@ fn run_simulate(args: &SimulateArgs) -> Result<Exit, Box<dyn std::error::Error>>
         ReportFormat::Text => {
             for s in &timeline.steps {
                 if s.requires_approval {
-                    println!(
+                    outln!(
                         "step {} (namespace {}): install plan waiting for approval, not applied:",
-                        s.step, s.namespace
+                        s.step,
+                        s.namespace
                     );
                 } else {
-                    println!("step {} (namespace {}):", s.step, s.namespace);
+                    outln!("step {} (namespace {}):", s.step, s.namespace);
                 }
                 for o in &s.operators {
                     if o.replaces.is_empty() {
-                        println!("  install {} ({} {})", o.name, o.package, o.version);
+                        outln!("  install {} ({} {})", o.name, o.package, o.version);
                     } else {
-                        println!(
+                        outln!(
                             "  upgrade {} -> {} ({} {})",
-                            o.replaces, o.name, o.package, o.version
+                            o.replaces,
+                            o.name,
+                            o.package,
+                            o.version
                         );
                     }
                 }
             }
             if timeline.namespaces.is_empty() {
-                println!("converged: nothing to install or upgrade (no Subscriptions or ClusterServiceVersions)");
+                outln!("converged: nothing to install or upgrade (no Subscriptions or ClusterServiceVersions)");
             }
             for end in &timeline.namespaces {
                 let ns = &end.namespace;
                 let message = end.message.as_deref().unwrap_or_default();
                 match end.status {
-                    End::Converged => println!(
+                    End::Converged => outln!(
                         "namespace {ns}: converged after {} step(s)",
                         timeline.steps.iter().filter(|s| &s.namespace == ns).count()
                     ),
-                    End::Limit => println!(
+                    End::Limit => outln!(
                         "namespace {ns}: stopped after {max_steps} step(s) without converging"
                     ),
                     End::AwaitingApproval => {
-                        println!("namespace {ns}: waiting for approval: {message}")
+                        outln!("namespace {ns}: waiting for approval: {message}")
                     }
                     End::Unsatisfiable => {
-                        println!("namespace {ns}: stopped: unsatisfiable");
+                        outln!("namespace {ns}: stopped: unsatisfiable");
                         print_causes(&end.causes, "  ");
-                        println!("  OLM's message: {message}");
+                        outln!("  OLM's message: {message}");
                     }
                     End::Error => {
-                        println!("namespace {ns}: error: {message}");
+                        outln!("namespace {ns}: error: {message}");
                         if let Some(h) = &end.hint {
-                            println!("  hint: {h}");
+                            outln!("  hint: {h}");
                         }
                     }
                 }
             }
             for w in &warnings {
-                println!("warning: {w}");
+                outln!("warning: {w}");
             }
-            println!("installed:");
+            outln!("installed:");
             for i in &timeline.installed {
-                println!("  {}/{} {}", i.namespace, i.name, i.version);
+                outln!("  {}/{} {}", i.namespace, i.name, i.version);
             }
             if let Some(t) = &v1_timelines {
                 v1::print_timelines(t, max_steps);
@@ -901,7 +910,7 @@ fn report_error(args: &ResolveInputs, message: &str) -> Result<Exit, Box<dyn std
                 message,
             },
         )?,
-        ReportFormat::Text => eprintln!("olmsat: {message}"),
+        ReportFormat::Text => errln!("olmsat: {message}"),
     }
     Ok(Exit::Usage)
 }

@@ -49,11 +49,11 @@ fn report(f: &Failure) -> Exit {
         _ => "rendering template: ",
     };
     match &f.location {
-        Some(l) => eprintln!("olmsat: {l}: {prefix}{}", f.error),
-        None => eprintln!("olmsat: {prefix}{}", f.error),
+        Some(l) => errln!("olmsat: {l}: {prefix}{}", f.error),
+        None => errln!("olmsat: {prefix}{}", f.error),
     }
     if let Some(h) = f.error.hint() {
-        eprintln!("  hint: {h}");
+        errln!("  hint: {h}");
     }
     if f.error.is_unanswerable() {
         Exit::Usage
@@ -81,7 +81,7 @@ fn open_sources(
         let diags = sources.open(p, t.as_ref())?;
         let errors: Vec<Diagnostic> = diags.into_iter().filter(Diagnostic::is_error).collect();
         if !errors.is_empty() {
-            eprintln!(
+            errln!(
                 "olmsat: warning: bundle source {} has load errors; its readable bundles are used:",
                 p.display()
             );
@@ -124,7 +124,7 @@ pub fn render(args: &RenderTemplateArgs) -> super::Outcome {
 /// Render as `req` asks.
 fn render_request(req: &RenderRequest<'_>) -> Result<Exit, Box<dyn std::error::Error>> {
     if !matches!(req.output, "json" | "yaml" | "mermaid") {
-        eprintln!(
+        errln!(
             "olmsat: invalid --output value {:?}, expected (json|yaml|mermaid)",
             req.output
         );
@@ -185,7 +185,7 @@ fn render_request(req: &RenderRequest<'_>) -> Result<Exit, Box<dyn std::error::E
         .policy()?
         .apply(report.errors.iter().chain(&report.warnings).cloned());
     for d in findings.errors().chain(findings.warnings()) {
-        eprintln!("{d}");
+        errln!("{d}");
     }
     Ok(if findings.passed() {
         Exit::Ok
@@ -205,7 +205,7 @@ fn convert_catalog(
     format: RenderFormat,
 ) -> Result<Exit, Box<dyn std::error::Error>> {
     if kind != "basic" {
-        eprintln!("olmsat: convert-template supports one template type: basic (not {kind:?})");
+        errln!("olmsat: convert-template supports one template type: basic (not {kind:?})");
         return Ok(Exit::Usage);
     }
     let loaded = load::load_path(path)?;

@@ -206,7 +206,7 @@ impl Catalogs {
         } else {
             for (n, _) in named {
                 if !from_cluster.iter().any(|c| &c.name == n) {
-                    eprintln!("note: catalog {n:?} has no ClusterCatalog in the cluster file; OLM v1 does not see it");
+                    errln!("note: catalog {n:?} has no ClusterCatalog in the cluster file; OLM v1 does not see it");
                 }
             }
             from_cluster.to_vec()
@@ -341,7 +341,7 @@ pub fn print_text(reports: &[ExtensionReport], explain: bool) {
             .map(|i| format!(" (installed {i})"))
             .unwrap_or_default();
         match r.status {
-            "resolved" => println!(
+            "resolved" => outln!(
                 "extension {} (package {}){from}: {} {} from catalog {}",
                 r.name,
                 r.package,
@@ -349,7 +349,7 @@ pub fn print_text(reports: &[ExtensionReport], explain: bool) {
                 r.version.as_deref().unwrap_or_default(),
                 r.catalog.as_deref().unwrap_or_default()
             ),
-            _ => println!(
+            _ => outln!(
                 "extension {} (package {}){from}: error: {}",
                 r.name,
                 r.package,
@@ -358,11 +358,11 @@ pub fn print_text(reports: &[ExtensionReport], explain: bool) {
         }
         if r.status == "resolved" {
             if let Some(m) = &r.message {
-                println!("  after selection: {m}");
+                outln!("  after selection: {m}");
             }
         }
         for d in &r.deprecations {
-            println!("  deprecated: {d}");
+            outln!("  deprecated: {d}");
         }
         if explain {
             if let Some(ex) = &r.explanation {
@@ -379,16 +379,16 @@ fn print_explanation(ex: &Explanation) {
         after,
     } in &ex.steps
     {
-        println!("  {:<36} {before:>6} -> {after}", filter.describe());
+        outln!("  {:<36} {before:>6} -> {after}", filter.describe());
     }
     if let Some(f) = ex.emptied_by {
-        println!("  emptied by: {}", f.describe());
+        outln!("  emptied by: {}", f.describe());
     }
     if let Some(m) = &ex.nearest_miss {
-        println!("  nearest miss: {m}");
+        outln!("  nearest miss: {m}");
     }
     if let Some(h) = &ex.hint {
-        println!("  hint: {h}");
+        outln!("  hint: {h}");
     }
 }
 
@@ -451,26 +451,32 @@ pub fn timelines(
 /// Print timelines as text.
 pub fn print_timelines(reports: &[TimelineReport], max_steps: usize) {
     for r in reports {
-        println!("extension {} (package {}):", r.name, r.package);
+        outln!("extension {} (package {}):", r.name, r.package);
         for h in &r.hops {
             match &h.from {
-                None => println!(
+                None => outln!(
                     "  reconcile {}: install {} ({}, catalog {})",
-                    h.step, h.to, h.version, h.catalog
+                    h.step,
+                    h.to,
+                    h.version,
+                    h.catalog
                 ),
-                Some(f) => println!(
+                Some(f) => outln!(
                     "  reconcile {}: upgrade {f} -> {} ({}, catalog {})",
-                    h.step, h.to, h.version, h.catalog
+                    h.step,
+                    h.to,
+                    h.version,
+                    h.catalog
                 ),
             }
         }
         match r.status {
-            "converged" => println!("  converged after {} hop(s)", r.hops.len()),
-            "limit" => println!("  stopped after {max_steps} reconcile(s) without converging"),
-            _ => println!("  stopped: {}", r.message.as_deref().unwrap_or_default()),
+            "converged" => outln!("  converged after {} hop(s)", r.hops.len()),
+            "limit" => outln!("  stopped after {max_steps} reconcile(s) without converging"),
+            _ => outln!("  stopped: {}", r.message.as_deref().unwrap_or_default()),
         }
         if let Some(i) = &r.installed {
-            println!("  installed: {i}");
+            outln!("  installed: {i}");
         }
     }
 }
@@ -534,7 +540,7 @@ pub fn path(req: &PathRequest<'_>) -> Result<Exit, Box<dyn std::error::Error>> {
         Ok(c) => c,
         Err(V1InputError::Usage(m)) => return Err(m.into()),
         Err(V1InputError::Invalid(m)) => {
-            eprintln!("olmsat: {m}");
+            errln!("olmsat: {m}");
             return Ok(Exit::Usage);
         }
     };
@@ -546,7 +552,7 @@ pub fn path(req: &PathRequest<'_>) -> Result<Exit, Box<dyn std::error::Error>> {
         } else {
             format!(" (did you mean {}?)", near.join(", "))
         };
-        eprintln!(
+        errln!(
             "olmsat: package {:?} is not in the catalog{hint}",
             req.package
         );
@@ -555,7 +561,7 @@ pub fn path(req: &PathRequest<'_>) -> Result<Exit, Box<dyn std::error::Error>> {
     if let Some(c) = req.channel {
         if !slice.channels.iter().any(|ch| ch.name == c) {
             let names: Vec<&str> = slice.channels.iter().map(|ch| ch.name.as_str()).collect();
-            eprintln!(
+            errln!(
                 "olmsat: package {:?} has no channel {c:?} (channels: {})",
                 req.package,
                 names.join(", ")
@@ -579,9 +585,10 @@ pub fn path(req: &PathRequest<'_>) -> Result<Exit, Box<dyn std::error::Error>> {
             },
             None => {
                 if olmsat_graph::semver::version::parse_strict(req.from).is_err() {
-                    eprintln!(
+                    errln!(
                         "olmsat: --from {:?} is neither a bundle of package {:?} nor a version",
-                        req.from, req.package
+                        req.from,
+                        req.package
                     );
                     return Ok(Exit::Invalid);
                 }
@@ -672,23 +679,23 @@ pub fn path(req: &PathRequest<'_>) -> Result<Exit, Box<dyn std::error::Error>> {
                 Some(c) => format!("channel {c}"),
                 None => "all channels".to_owned(),
             };
-            println!(
+            outln!(
                 "OLM v1 path for {} in {scope} from {from} (one hop per reconcile, to the highest successor):",
                 req.package
             );
             for (i, s) in steps.iter().enumerate() {
-                println!("  {}. {} -> {} ({})", i + 1, s.from, s.to, s.version);
+                outln!("  {}. {} -> {} ({})", i + 1, s.from, s.to, s.version);
             }
             match end {
                 "converged" if steps.is_empty() => {
-                    println!("  stays at {from}: nothing newer is a successor")
+                    outln!("  stays at {from}: nothing newer is a successor")
                 }
-                "converged" => println!("  converged after {} hop(s)", steps.len()),
-                "limit" => println!("  stopped without converging"),
-                _ => println!("  stopped: {}", message.as_deref().unwrap_or_default()),
+                "converged" => outln!("  converged after {} hop(s)", steps.len()),
+                "limit" => outln!("  stopped without converging"),
+                _ => outln!("  stopped: {}", message.as_deref().unwrap_or_default()),
             }
             if let (Some(to), Some(r)) = (req.to, reaches) {
-                println!("  {} {to}", if r { "reaches" } else { "does not reach" });
+                outln!("  {} {to}", if r { "reaches" } else { "does not reach" });
             }
         }
     }

@@ -100,7 +100,7 @@ pub fn run(args: &ValidateArgs) -> super::Outcome {
                     "invalid"
                 };
                 let stdin = args.paths.iter().any(|p| p.as_os_str() == "-");
-                println!(
+                outln!(
                     "{verdict}: {} package(s), {} bundle(s) in {}; {} error(s), {} warning(s)",
                     model.packages().len(),
                     model.bundle_count(),

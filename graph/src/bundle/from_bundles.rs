@@ -230,12 +230,14 @@ pub fn build_catalog<P: AsRef<Path>>(
     opts: &FromBundlesOptions,
 ) -> Result<CatalogBuild, BundleError> {
     let mut dirs = BTreeSet::new();
+    let mut out = CatalogBuild::default();
     for r in roots {
-        dirs.extend(find_bundles(r.as_ref())?);
+        let found = find_bundles(r.as_ref(), false)?;
+        dirs.extend(found.dirs);
+        out.diagnostics.extend(found.skipped);
     }
     let dirs: Vec<PathBuf> = dirs.into_iter().collect();
     let processed: Vec<Processed> = dirs.par_iter().map(|d| process(d, opts)).collect();
-    let mut out = CatalogBuild::default();
     out.findings.found = dirs.len();
     let mut by_package: BTreeMap<String, Vec<(BundleInfo, Bundle)>> = BTreeMap::new();
     for p in processed {

@@ -177,25 +177,59 @@ pub trait BundleFiles {
     fn read_text(&self, rel: &str, shown: &Arc<str>) -> Result<String, Box<Diagnostic>>;
 }
 
-/// A bundle directory on disk.
-struct Disk<'a>(&'a Path);
+/// A bundle directory on disk. Files whose real path leaves the bundle (a
+/// link to a kubeconfig, say) are skipped with a warning, unless `follow`.
+struct Disk<'a> {
+    root: &'a Path,
+    /// The bundle's real path, when it can be found.
+    canonical: Option<PathBuf>,
+    follow: bool,
+}
+
+impl<'a> Disk<'a> {
+    fn new(root: &'a Path, follow: bool) -> Self {
+        Disk {
+            root,
+            canonical: std::fs::canonicalize(root).ok(),
+            follow,
+        }
+    }
+}
 
 impl BundleFiles for Disk<'_> {
     fn is_dir(&self, rel: &str) -> bool {
-        self.0.join(rel).is_dir()
+        self.root.join(rel).is_dir()
     }
     fn is_file(&self, rel: &str) -> bool {
-        self.0.join(rel).is_file()
+        self.root.join(rel).is_file()
     }
     fn entries(&self, rel: &str) -> std::io::Result<Vec<(String, bool)>> {
-        Ok(sorted_entries(&self.0.join(rel))?
+        Ok(sorted_entries(&self.root.join(rel))?
             .into_iter()
             .map(|(name, path)| (name, path.is_dir()))
             .collect())
     }
     fn read_text(&self, rel: &str, shown: &Arc<str>) -> Result<String, Box<Diagnostic>> {
-        yaml::read_text(&self.0.join(rel), shown)
+        let path = self.root.join(rel);
+        if let (false, Some(root)) = (self.follow, &self.canonical) {
+            if let Ok(target) = std::fs::canonicalize(&path) {
+                if !target.starts_with(root) {
+                    let d = link_outside(&path, &target, "the bundle");
+                    return Err(Box::new(d.at(&Location::new(shown.clone(), 0))));
+                }
+            }
+        }
+        yaml::read_text(&path, shown)
     }
+}
+
+/// Whether a file was passed over on purpose (not read, and not a file of
+/// the bundle), rather than found unreadable.
+pub(crate) fn is_skip(d: &Diagnostic) -> bool {
+    matches!(
+        d.rule,
+        Rule::SymlinkOutsideBundle | Rule::SpecialFileSkipped
+    )
 }
 
 /// Read the bundle directory at `path`.
@@ -206,7 +240,10 @@ pub fn read_bundle(path: &Path) -> Result<BundleDir, BundleError> {
             path: path.to_path_buf(),
         });
     }
-    Ok(read_bundle_files(path.to_path_buf(), &Disk(path)))
+    Ok(read_bundle_files(
+        path.to_path_buf(),
+        &Disk::new(path, false),
+    ))
 }
 
 /// Read a bundle directory whose files are `files`; `path` is what messages
@@ -240,7 +277,7 @@ pub fn read_bundle_files(path: PathBuf, files: &dyn BundleFiles) -> BundleDir {
 /// sorted by name, with every object they hold; the subdirectories found; and the
 /// problems met.
 pub fn read_manifest_files(mdir: &Path) -> (Vec<ManifestFile>, Vec<Location>, Vec<Diagnostic>) {
-    manifest_files_in(mdir, "", &Disk(mdir))
+    manifest_files_in(mdir, "", &Disk::new(mdir, false))
 }
 
 fn manifest_files_in(
@@ -292,6 +329,7 @@ fn manifest_files_in(
                 diags.append(&mut d);
                 files.push(file);
             }
+            Err(d) if is_skip(&d) => diags.push(*d),
             Err(d) => {
                 diags.push(*d);
                 files.push(ManifestFile {
@@ -402,30 +440,41 @@ fn read_metadata(dir: &mut BundleDir, files: &dyn BundleFiles) {
     dir.bundle_yaml = read_meta(dir, files, &["bundle.yaml", "bundle.yml"]);
 }
 
+/// The bundle directories found under a directory, with the links passed over.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FoundBundles {
+    /// The bundle directories, sorted by path.
+    pub dirs: Vec<PathBuf>,
+    /// Symbolic links to directories outside the root, not followed
+    /// (warnings of [`Rule::SymlinkOutsideBundle`]).
+    pub skipped: Vec<Diagnostic>,
+}
+
 /// Find the bundle directories under `root`, recursively: every directory that has
 /// a `manifests/` subdirectory (nested layouts such as `<version>/bundle/` and
 /// `<version>/certification/` included). A bundle directory is not searched further.
-/// `root` itself may be a bundle. The result is sorted by path.
-pub fn find_bundles(root: &Path) -> Result<Vec<PathBuf>, BundleError> {
+/// `root` itself may be a bundle (and may be a link). Links to directories
+/// inside `root` are not followed (their targets are reached directly); links
+/// that leave it are skipped and reported unless `follow` is set.
+pub fn find_bundles(root: &Path, follow: bool) -> Result<FoundBundles, BundleError> {
     let meta = std::fs::metadata(root).map_err(|e| BundleError::io(root, e))?;
     if !meta.is_dir() {
         return Err(BundleError::NotADirectory {
             path: root.to_path_buf(),
         });
     }
-    let mut out = Vec::new();
+    let mut out = FoundBundles::default();
     let mut stack = vec![root.to_path_buf()];
     let canonical_root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
-    // Directories already searched, by canonical path: links to directories outside
-    // the root are followed, links inside it are not (their targets are reached
-    // directly), and a directory reached twice is searched once.
+    // Directories already searched, by canonical path: a directory reached
+    // twice (through links that are followed) is searched once.
     let mut seen = std::collections::BTreeSet::new();
     while let Some(dir) = stack.pop() {
         if !seen.insert(std::fs::canonicalize(&dir).unwrap_or_else(|_| dir.clone())) {
             continue;
         }
         if dir.join(MANIFESTS).is_dir() {
-            out.push(dir);
+            out.dirs.push(dir);
             continue;
         }
         let entries = sorted_entries(&dir).map_err(|e| BundleError::io(&dir, e))?;
@@ -435,15 +484,34 @@ pub fn find_bundles(root: &Path) -> Result<Vec<PathBuf>, BundleError> {
             }
             let is_link =
                 std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink());
-            if is_link && std::fs::canonicalize(&path).is_ok_and(|t| t.starts_with(&canonical_root))
-            {
-                continue;
+            if is_link {
+                match std::fs::canonicalize(&path) {
+                    Ok(t) if t.starts_with(&canonical_root) => continue,
+                    Ok(t) if !follow => {
+                        out.skipped.push(link_outside(&path, &t, "the directory"));
+                        continue;
+                    }
+                    _ => {}
+                }
             }
             stack.push(path);
         }
     }
-    out.sort();
+    out.dirs.sort();
+    out.skipped.sort();
     Ok(out)
+}
+
+/// The warning for a link at `path` to `target`, outside `what`.
+fn link_outside(path: &Path, target: &Path, what: &str) -> Diagnostic {
+    Diagnostic::new(
+        Rule::SymlinkOutsideBundle,
+        format!(
+            "skipped: symbolic link points outside {what} ({})",
+            target.display()
+        ),
+    )
+    .at(&Location::new(Arc::from(path.display().to_string()), 0))
 }
 
 #[cfg(test)]
@@ -520,7 +588,7 @@ mod tests {
             fs::create_dir_all(r.join(d)).unwrap();
         }
         // Links inside the tree are not followed (no loops, no duplicates); links
-        // out of it are, once.
+        // out of it are skipped with a warning, or followed once with `follow`.
         #[cfg(unix)]
         {
             let outside = tempfile::tempdir().unwrap();
@@ -529,21 +597,37 @@ mod tests {
             std::os::unix::fs::symlink(r.join("q"), r.join("p/to-q")).unwrap();
             std::os::unix::fs::symlink(outside.path().join("r"), r.join("r")).unwrap();
             std::os::unix::fs::symlink(outside.path().join("r"), r.join("r2")).unwrap();
-            let found = find_bundles(r).unwrap();
-            let rel: Vec<String> = found
-                .iter()
-                .map(|p| p.strip_prefix(r).unwrap().display().to_string())
-                .collect();
+            let rel = |found: &FoundBundles| -> Vec<String> {
+                found
+                    .dirs
+                    .iter()
+                    .map(|p| p.strip_prefix(r).unwrap().display().to_string())
+                    .collect()
+            };
+            let found = find_bundles(r, true).unwrap();
             assert_eq!(
-                rel,
+                rel(&found),
                 ["p/1.0", "p/2.0/bundle", "q/3.0/certification", "r/9.0"]
+            );
+            assert!(found.skipped.is_empty());
+            let found = find_bundles(r, false).unwrap();
+            assert_eq!(
+                rel(&found),
+                ["p/1.0", "p/2.0/bundle", "q/3.0/certification"]
+            );
+            let skipped: Vec<String> = found.skipped.iter().map(|d| d.to_string()).collect();
+            assert_eq!(skipped.len(), 2, "{skipped:?}");
+            assert!(
+                skipped[0].contains("warning[symlink-outside-bundle]: skipped: symbolic link points outside the directory"),
+                "{skipped:?}"
             );
             for l in ["p/loop", "p/to-q", "r", "r2"] {
                 fs::remove_file(r.join(l)).unwrap();
             }
         }
-        let found: Vec<String> = find_bundles(r)
+        let found: Vec<String> = find_bundles(r, false)
             .unwrap()
+            .dirs
             .iter()
             .map(|p| p.strip_prefix(r).unwrap().display().to_string())
             .collect();

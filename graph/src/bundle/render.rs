@@ -223,6 +223,14 @@ pub fn render(dir: &BundleDir, opts: &RenderOptions) -> RenderOutcome {
             diags.push(w);
         }
     }
+    // Files passed over on purpose (links out of the bundle, pipes): said,
+    // never read.
+    diags.extend(
+        dir.diagnostics
+            .iter()
+            .filter(|d| super::read::is_skip(d))
+            .cloned(),
+    );
     if diags.iter().any(Diagnostic::is_error) {
         return RenderOutcome {
             bundle: None,

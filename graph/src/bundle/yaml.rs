@@ -42,20 +42,21 @@ pub struct Document {
 /// dropped), no NUL bytes. `name` is what locations show.
 pub fn read_text(path: &Path, name: &Arc<str>) -> Result<String, Box<Diagnostic>> {
     let loc = Location::new(name.clone(), 0);
-    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-    if size > MAX_FILE_BYTES {
-        return Err(Box::new(
-            Diagnostic::new(
+    let bytes = olmsat_io::read_file(path, MAX_FILE_BYTES).map_err(|e| {
+        let d = match e {
+            olmsat_io::ReadError::TooLarge { size, .. } => Diagnostic::new(
                 Rule::FileTooLarge,
                 format!(
-                "file is {size} bytes, larger than the {MAX_FILE_BYTES}-byte limit olmsat reads"
+                    "file is {size} bytes, larger than the {MAX_FILE_BYTES}-byte limit olmsat reads"
+                ),
             ),
-            )
-            .at(&loc),
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(|e| {
-        Box::new(Diagnostic::new(Rule::Unreadable, format!("cannot read file: {e}")).at(&loc))
+            olmsat_io::ReadError::NotRegular(kind) => Diagnostic::new(
+                Rule::SpecialFileSkipped,
+                format!("skipped: a {kind}, not a regular file (olmsat reads regular files only)"),
+            ),
+            e => Diagnostic::new(Rule::Unreadable, format!("cannot read file: {e}")),
+        };
+        Box::new(d.at(&loc))
     })?;
     text_of(&bytes, name)
 }

@@ -5,7 +5,10 @@
 //!   `<package>.<channel>.<ext>` per channel. Characters outside ASCII
 //!   letters, digits, `.`, `_` and `-` become `_`, a leading `.` gets a `_`
 //!   before it, and names that would clash (ignoring case, for file systems
-//!   that do) get `-2`, `-3`, ... in drawing order.
+//!   that do) get `-2`, `-3`, ... in drawing order. A name longer than
+//!   [`olmsat_io::MAX_NAME_BYTES`] is cut, with a hash of the whole name
+//!   after the cut (see [`olmsat_io::file_name`]): the same package always
+//!   gets the same file.
 //! - The index lists every file with its package, channel, and how many
 //!   nodes, edges drawn and edges folded it has: `index.html` (links to
 //!   pictures) for SVG, `index.md` otherwise.
@@ -34,20 +37,7 @@ pub struct SplitFile {
 
 /// `name` made safe as (part of) a file name.
 pub fn safe_name(name: &str) -> String {
-    let mut out: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if out.is_empty() || out.starts_with('.') {
-        out.insert(0, '_');
-    }
-    out
+    olmsat_io::file_name(name, "")
 }
 
 /// The files of `parts`, each with extension `ext`, named uniquely.
@@ -60,11 +50,11 @@ pub fn plan(parts: &[DrawingPart<'_>], ext: &str) -> Vec<SplitFile> {
                 Some(c) => format!("{}.{}", safe_name(part.package), safe_name(c)),
                 None => safe_name(part.package),
             };
-            let mut name = format!("{stem}.{ext}");
+            let mut name = olmsat_io::file_name(&stem, ext);
             let mut n = 1;
             while !taken.insert(name.to_ascii_lowercase()) {
                 n += 1;
-                name = format!("{stem}-{n}.{ext}");
+                name = olmsat_io::file_name(&format!("{stem}-{n}"), ext);
             }
             let channels = || part.drawing.channels().map(|(_, c)| c);
             SplitFile {

@@ -35,6 +35,16 @@ pub enum FileError {
 }
 
 impl FileError {
+    /// The error for a file `olmsat_io` could not open or read.
+    fn from_io(e: olmsat_io::ReadError) -> FileError {
+        match e {
+            olmsat_io::ReadError::Io(e) => FileError::Read(e),
+            olmsat_io::ReadError::TooLarge { size, .. } => FileError::TooLarge { size },
+            olmsat_io::ReadError::OverLimit { .. } => FileError::GrewTooLarge,
+            other => FileError::Read(std::io::Error::other(other)),
+        }
+    }
+
     /// The rule a file that cannot be read this way breaks.
     pub fn rule(&self) -> crate::diagnostic::Rule {
         use crate::diagnostic::Rule;
@@ -64,8 +74,9 @@ pub(crate) fn with_bytes<T>(
 }
 
 fn with_file_bytes<T>(path: &Path, read: impl FnOnce(&[u8]) -> T) -> Result<T, FileError> {
-    let file = std::fs::File::open(path).map_err(FileError::Read)?;
-    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    // Opened without waiting, and refused unless a regular file: a named
+    // pipe put in place of a file after the walk cannot hang the load.
+    let (file, size) = olmsat_io::open_regular(path).map_err(FileError::from_io)?;
     if size > MAX_FILE_BYTES {
         return Err(FileError::TooLarge { size });
     }
@@ -83,7 +94,13 @@ fn with_file_bytes<T>(path: &Path, read: impl FnOnce(&[u8]) -> T) -> Result<T, F
             return Ok(out);
         }
     }
-    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    let mut bytes = Vec::new();
+    let want = usize::try_from(size).unwrap_or(usize::MAX);
+    if bytes.try_reserve_exact(want).is_err() {
+        return Err(FileError::from_io(olmsat_io::ReadError::OutOfMemory {
+            bytes: size,
+        }));
+    }
     match (&file).take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes) {
         Ok(_) if bytes.len() as u64 <= MAX_FILE_BYTES => Ok(read(&bytes)),
         Ok(_) => Err(FileError::GrewTooLarge),
@@ -97,19 +114,20 @@ pub fn read_stdin() -> Result<Vec<u8>, LoadError> {
 }
 
 /// Read `input` whole, up to [`MAX_FILE_BYTES`]; `name` names it in errors.
+/// Memory stays within the limit plus a small constant (see
+/// [`olmsat_io::read_stream`]).
 pub fn read_limited(input: impl Read, name: &str) -> Result<Vec<u8>, LoadError> {
-    let mut text = Vec::new();
-    input
-        .take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut text)
-        .map_err(|source| LoadError::Io {
+    olmsat_io::read_stream(input, MAX_FILE_BYTES).map_err(|e| match e {
+        e if e.is_too_large() => LoadError::TooLarge { path: name.into() },
+        olmsat_io::ReadError::Io(source) => LoadError::Io {
             path: name.into(),
             source,
-        })?;
-    if text.len() as u64 > MAX_FILE_BYTES {
-        return Err(LoadError::TooLarge { path: name.into() });
-    }
-    Ok(text)
+        },
+        other => LoadError::Io {
+            path: name.into(),
+            source: std::io::Error::other(other),
+        },
+    })
 }
 
 #[cfg(test)]

@@ -113,13 +113,26 @@ impl Sources<'static> {
             path: path.display().to_string(),
             source,
         })?;
+        if olmsat_io::FileKind::of(meta.file_type()).is_stream() {
+            // A pipe named on the command line (`<(…)`): read as a stream.
+            let name = path.display().to_string();
+            let file = std::fs::File::open(path).map_err(|source| LoadError::Io {
+                path: name.clone(),
+                source,
+            })?;
+            let bytes = super::file::read_limited(file, &name)?;
+            return Ok(Sources {
+                files: vec![SourceFile::from_bytes(name, bytes)],
+                problems: Vec::new(),
+            });
+        }
         if !meta.is_dir() {
             return Ok(Sources {
                 files: vec![SourceFile::from_path(path)],
                 problems: Vec::new(),
             });
         }
-        let (paths, problems) = super::walk::walk(path);
+        let (paths, problems) = super::walk::walk(path, false);
         Ok(Sources {
             files: paths.into_iter().map(SourceFile::from_path).collect(),
             problems,

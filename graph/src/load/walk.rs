@@ -2,13 +2,17 @@
 //! every file whatever its name, except `.indexignore` files, which hold
 //! gitignore-style patterns scoped to their own directory.
 //!
-//! Symbolic links: a root given as a link is followed. Inside a catalog, links to
-//! files and directories are followed when their target lies inside the catalog
-//! root; links pointing outside it are skipped with a warning, and link loops are
-//! reported as errors.
+//! The walk itself is [`olmsat_io::Walk`], the one policy for every
+//! directory olmsat reads: a root given as a link is followed; inside a
+//! catalog, links to files and directories are followed when their target
+//! lies inside the catalog root, links pointing outside it are skipped with
+//! a warning (unless the user asks to follow them), link loops are errors,
+//! and named pipes, sockets and devices are skipped with a warning.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+
+use olmsat_io::{SkipReason, Walk, WalkProblem};
 
 use crate::diagnostic::{Diagnostic, Rule};
 use crate::location::Location;
@@ -22,18 +26,13 @@ pub enum WalkError {
     /// A link inside the catalog points outside it (a warning: it is skipped).
     #[error("skipped: symbolic link points outside the catalog ({})", .0.display())]
     LinkOutside(PathBuf),
-    /// A link whose target cannot be found.
-    #[error("cannot follow symbolic link: {0}")]
-    CannotFollow(#[source] std::io::Error),
-    /// A link to a directory that holds it.
-    #[error("symbolic link loop: points back to {}", .0.display())]
-    Loop(PathBuf),
-    /// A directory or file that cannot be listed or inspected.
-    #[error("{0}")]
-    Io(#[source] std::io::Error),
-    /// Anything else the walker reports (an unreadable ignore file, ...).
-    #[error("{0}")]
-    Other(String),
+    /// A named pipe, socket or device (a warning: it is skipped).
+    #[error("skipped: a {0}, not a regular file (olmsat reads regular files only)")]
+    NotRegular(olmsat_io::FileKind),
+    /// Anything the walk could not get past: a link that cannot be
+    /// followed, a loop, a directory that cannot be listed.
+    #[error(transparent)]
+    Walk(#[from] WalkProblem),
 }
 
 impl WalkError {
@@ -43,7 +42,8 @@ impl WalkError {
             WalkError::LinkOutside(_) => {
                 Diagnostic::new(Rule::SymlinkOutsideCatalog, self.to_string())
             }
-            _ => Diagnostic::new(Rule::Unreadable, self.to_string()),
+            WalkError::NotRegular(_) => Diagnostic::new(Rule::SpecialFileSkipped, self.to_string()),
+            WalkError::Walk(_) => Diagnostic::new(Rule::Unreadable, self.to_string()),
         };
         match path {
             Some(p) => d.at(&Location::new(Arc::from(p.display().to_string()), 0)),
@@ -52,66 +52,24 @@ impl WalkError {
     }
 }
 
-/// The files of a catalog directory, sorted by path, with problems met on the way.
-pub(crate) fn walk(root: &Path) -> (Vec<PathBuf>, Vec<Diagnostic>) {
-    let problems: Arc<Mutex<Vec<Diagnostic>>> = Arc::default();
-    let canonical_root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
-    let mut wb = ignore::WalkBuilder::new(root);
-    wb.standard_filters(false)
-        .add_custom_ignore_filename(IGNORE_FILE)
-        .follow_links(true)
-        .sort_by_file_path(|a, b| a.cmp(b));
-    {
-        let problems = Arc::clone(&problems);
-        let canonical_root = canonical_root.clone();
-        wb.filter_entry(move |e| {
-            if !e.path_is_symlink() {
-                return true;
-            }
-            let problem = match std::fs::canonicalize(e.path()) {
-                Ok(target) if target.starts_with(&canonical_root) => return true,
-                Ok(target) => WalkError::LinkOutside(target),
-                Err(err) => WalkError::CannotFollow(err),
-            };
-            if let Ok(mut p) = problems.lock() {
-                p.push(problem.at(Some(e.path())));
-            }
-            false
-        });
-    }
-    let mut files = Vec::new();
+/// The files of a catalog directory, sorted by path, with problems met on
+/// the way; `follow` follows links that leave the directory too.
+pub(crate) fn walk(root: &Path, follow: bool) -> (Vec<PathBuf>, Vec<Diagnostic>) {
+    let walked = Walk::new(root)
+        .follow_links(follow)
+        .ignore_file(IGNORE_FILE)
+        .run();
     let mut diags = Vec::new();
-    for entry in wb.build() {
-        match entry {
-            Ok(e) => {
-                let is_dir = e.file_type().is_some_and(|t| t.is_dir());
-                if is_dir || e.file_name() == IGNORE_FILE {
-                    continue;
-                }
-                files.push(e.into_path());
-            }
-            Err(err) => {
-                let (path, problem) = walk_error(err);
-                diags.push(problem.at(path.as_deref()));
-            }
-        }
+    for p in walked.problems {
+        let path = p.path().map(Path::to_path_buf);
+        diags.push(WalkError::Walk(p).at(path.as_deref()));
     }
-    if let Ok(mut p) = problems.lock() {
-        diags.append(&mut p);
+    for s in walked.skipped {
+        let e = match s.reason {
+            SkipReason::LinkOutside { target } => WalkError::LinkOutside(target),
+            SkipReason::NotRegular(kind) => WalkError::NotRegular(kind),
+        };
+        diags.push(e.at(Some(&s.path)));
     }
-    (files, diags)
-}
-
-/// The walker's error as a [`WalkError`], with the path it names (the
-/// innermost one).
-fn walk_error(err: ignore::Error) -> (Option<PathBuf>, WalkError) {
-    match err {
-        ignore::Error::WithPath { path, err } => (Some(path), walk_error(*err).1),
-        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
-            walk_error(*err)
-        }
-        ignore::Error::Loop { ancestor, child } => (Some(child), WalkError::Loop(ancestor)),
-        ignore::Error::Io(e) => (None, WalkError::Io(e)),
-        other => (None, WalkError::Other(other.to_string())),
-    }
+    (walked.files, diags)
 }

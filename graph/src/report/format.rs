@@ -38,7 +38,14 @@ fn severity_style(s: Severity) -> Style {
     Style::new().bold().fg_color(Some(color.into()))
 }
 
+/// Text of the input (names, paths, messages quoting them), safe to print
+/// on a terminal: control characters escaped.
+fn safe(text: &str) -> std::borrow::Cow<'_, str> {
+    olmsat_io::terminal(text)
+}
+
 fn paint(out: &mut String, style: Style, color: bool, text: &str) {
+    let text = &*safe(text);
     if color {
         let _ = write!(out, "{}{text}{}", style.render(), style.render_reset());
     } else {
@@ -60,20 +67,21 @@ fn head(d: &Diagnostic, color: bool) -> String {
 
 /// A finding as `text` prints it:
 /// `file:line: error[rule]: [package "p", channel "c"] message`;
-/// with `color`, the place bold, errors red and warnings yellow.
+/// with `color`, the place bold, errors red and warnings yellow. Control
+/// characters of the input are escaped.
 pub fn text(d: &Diagnostic, color: bool) -> String {
     let mut out = head(d, color);
     if let Some(ctx) = d.context() {
-        let _ = write!(out, "[{ctx}] ");
+        let _ = write!(out, "[{}] ", safe(&ctx));
     }
-    out.push_str(&d.message);
+    out.push_str(&safe(&d.message));
     out
 }
 
 /// A finding as `short` prints it: `file:line: level[rule]: message`.
 pub fn short(d: &Diagnostic, color: bool) -> String {
     let mut out = head(d, color);
-    out.push_str(&d.message);
+    out.push_str(&safe(&d.message));
     out
 }
 
@@ -107,12 +115,13 @@ pub fn github(d: &Diagnostic) -> String {
         Some(ctx) => format!("[{ctx}] {}", d.message),
         None => d.message.clone(),
     };
-    format!(
+    let line = format!(
         "::{} {}::{}",
         d.severity.as_str(),
         props.join(","),
         escape_data(&message)
-    )
+    );
+    safe(&line).into_owned()
 }
 
 /// A finding as a JSON (or YAML) object; context fields that do not apply are

@@ -58,6 +58,14 @@ rules! {
     SymlinkOutsideCatalog = "symlink-outside-catalog", Warning,
         "A symbolic link inside the catalog points outside it and is skipped.",
         "Copy the target into the catalog, or remove the link.";
+    /// A symbolic link inside a bundle points outside it.
+    SymlinkOutsideBundle = "symlink-outside-bundle", Warning,
+        "A symbolic link inside a bundle points outside it and is skipped, so its target is never read or published.",
+        "Copy the target into the bundle, or remove the link; --follow follows links that leave the directory named.";
+    /// A named pipe, socket or device in a directory olmsat reads.
+    SpecialFileSkipped = "special-file-skipped", Warning,
+        "A named pipe, socket or device in a catalog or bundle directory is skipped: olmsat reads regular files only.",
+        "Remove it, or exclude it with an .indexignore file.";
     /// A file larger than olmsat reads.
     FileTooLarge = "file-too-large", Error,
         "A file is larger than the 1 GiB olmsat reads.",
@@ -251,6 +259,10 @@ rules! {
     BuildMetadataOnly = "build-metadata-only", Warning,
         "Bundles have versions that differ only in build metadata, which semver precedence cannot order.",
         "Give the bundles distinct versions.";
+    /// A name holding control characters.
+    ControlCharacterInName = "control-character-in-name", Warning,
+        "A package, channel or bundle name holds a control character (such as ESC or BEL), which can rewrite a terminal that prints it.",
+        "Remove the control characters from the name.";
     /// Model checks skipped after a read error.
     ModelChecksSkipped = "model-checks-skipped", Warning,
         "A package's model checks were skipped because some of its files could not be read completely.",

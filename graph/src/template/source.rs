@@ -115,6 +115,8 @@ enum ImageMap {
 pub struct BundleDirSource {
     root: PathBuf,
     images: ImageMap,
+    /// Links out of the source that were not followed.
+    skipped: Vec<Diagnostic>,
 }
 
 /// The name of the image map at the root of a bundle directory source.
@@ -129,9 +131,12 @@ impl BundleDirSource {
             error,
         };
         let file = root.join(IMAGES_FILE);
+        let mut skipped = Vec::new();
         let images = if file.is_file() {
-            let text = std::fs::read_to_string(&file)
+            let bytes = olmsat_io::read_file(&file, crate::limits::MAX_FILE_BYTES)
                 .map_err(|e| err(format!("{}: {e}", file.display())))?;
+            let text = String::from_utf8(bytes)
+                .map_err(|e| err(format!("{}: not UTF-8 text: {e}", file.display())))?;
             let map: std::collections::BTreeMap<String, String> = serde_saphyr::from_str(&text)
                 .map_err(|e| {
                     err(format!(
@@ -139,10 +144,24 @@ impl BundleDirSource {
                         file.display()
                     ))
                 })?;
-            ImageMap::File(map.into_iter().map(|(i, p)| (i, root.join(p))).collect())
+            // Every path must stay inside the source: an images.yaml is input,
+            // and may not make olmsat render a directory the user did not name.
+            let mut paths = HashMap::new();
+            for (image, rel) in map {
+                let dir = olmsat_io::inside(root, &rel, false).map_err(|e| {
+                    err(format!(
+                        "{}: image {image}: {e}; the bundle directories of a source must be inside it",
+                        file.display()
+                    ))
+                })?;
+                paths.insert(image, dir);
+            }
+            ImageMap::File(paths)
         } else if let Some(t) = image_template {
             let mut map = HashMap::new();
-            for dir in find_bundles(root).map_err(|e| err(e.to_string()))? {
+            let found = find_bundles(root, false).map_err(|e| err(e.to_string()))?;
+            skipped = found.skipped;
+            for dir in found.dirs {
                 let outcome =
                     render_dir(&dir, &RenderOptions::default()).map_err(|e| err(e.to_string()))?;
                 if let Some(b) = outcome.bundle {
@@ -166,6 +185,7 @@ impl BundleDirSource {
         Ok(BundleDirSource {
             root: root.to_path_buf(),
             images,
+            skipped,
         })
     }
 }
@@ -262,10 +282,12 @@ impl BundleSources {
         let is_bundles = path.is_dir()
             && (is_bundle_dir(path)
                 || path.join(IMAGES_FILE).is_file()
-                || find_bundles(path).is_ok_and(|b| !b.is_empty()));
+                || find_bundles(path, false).is_ok_and(|b| !b.dirs.is_empty()));
         if is_bundles {
-            self.push(Box::new(BundleDirSource::new(path, image_template)?));
-            return Ok(Vec::new());
+            let mut source = BundleDirSource::new(path, image_template)?;
+            let skipped = std::mem::take(&mut source.skipped);
+            self.push(Box::new(source));
+            return Ok(skipped);
         }
         let (source, diags) = CatalogSource::load(path).map_err(|e| TemplateError::BundleDir {
             image: String::new(),

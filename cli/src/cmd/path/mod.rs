@@ -116,7 +116,7 @@ fn notes(g: &ChannelGraph<'_>) -> Vec<String> {
 pub fn run(args: &PathArgs) -> super::Outcome {
     if args.olm == OlmVersion::V1 {
         if args.shortest || args.all {
-            eprintln!("olmsat: --shortest and --all are graph paths of OLM v0's channel graph: drop them with --olm v1");
+            errln!("olmsat: --shortest and --all are graph paths of OLM v0's channel graph: drop them with --olm v1");
             return Ok(Exit::Usage.into());
         }
         return super::v1::path(&super::v1::PathRequest {
@@ -132,7 +132,7 @@ pub fn run(args: &PathArgs) -> super::Outcome {
         .map(Finished::new);
     }
     if args.version.is_some() {
-        eprintln!("olmsat: --version bounds OLM v1 paths only: add --olm v1");
+        errln!("olmsat: --version bounds OLM v1 paths only: add --olm v1");
         return Ok(Exit::Usage.into());
     }
     let installed = match installed_csv(args) {
@@ -163,15 +163,13 @@ fn installed_csv(args: &PathArgs) -> Result<Option<Installed>, Exit> {
     }
     let stdin = std::path::Path::new("-");
     if args.path == stdin && args.cluster.iter().any(|c| c == stdin) {
-        eprintln!(
-            "olmsat: the catalog and the cluster state cannot both be read from standard input"
-        );
+        errln!("olmsat: the catalog and the cluster state cannot both be read from standard input");
         return Err(Exit::Usage);
     }
     let cluster = match olmsat_resolver::ClusterState::read_all(&args.cluster) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("olmsat: {e}");
+            errln!("olmsat: {e}");
             return Err(Exit::Usage);
         }
     };
@@ -360,15 +358,15 @@ fn show(ask: &Ask<'_>) -> Result<Exit, Box<dyn std::error::Error>> {
     let plan = plan(ask);
     if let Some(n) = &plan.note {
         if text {
-            println!("note: {n}");
+            outln!("note: {n}");
         } else {
-            eprintln!("olmsat: note: {n}");
+            errln!("olmsat: note: {n}");
         }
     }
     let mut answers = Vec::new();
     for (i, channel) in plan.channels.iter().enumerate() {
         if text && i > 0 {
-            println!();
+            outln!();
         }
         match answer(ask, channel.as_deref(), text)? {
             Ok(json) => answers.push(json),
@@ -430,7 +428,7 @@ fn answer(
     let g = match timed("graph", || catalog.channel_graph(&args.package, channel)) {
         Ok(g) => g,
         Err(e) => {
-            eprintln!("olmsat: {e}");
+            errln!("olmsat: {e}");
             return Ok(Err(Exit::Invalid));
         }
     };
@@ -438,7 +436,7 @@ fn answer(
     let start = match ask.start(&g) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("olmsat: {e}");
+            errln!("olmsat: {e}");
             return Ok(Err(Exit::Invalid));
         }
     };
@@ -448,7 +446,7 @@ fn answer(
             Err(e) => match g.resolve_start(name) {
                 Ok(Start { node: Some(n), .. }) => Some(n),
                 _ => {
-                    eprintln!("olmsat: --to: {e}");
+                    errln!("olmsat: --to: {e}");
                     return Ok(Err(Exit::Invalid));
                 }
             },
@@ -457,13 +455,13 @@ fn answer(
     };
     let notes = notes(&g);
     if text {
-        println!("package {}, channel {}", package.name, channel.name);
+        outln!("package {}, channel {}", package.name, channel.name);
         for n in &notes {
-            println!("note: {n}");
+            outln!("note: {n}");
         }
     } else {
         for n in &notes {
-            eprintln!("olmsat: note: {n}");
+            errln!("olmsat: note: {n}");
         }
     }
     let view = View {
@@ -506,7 +504,7 @@ fn answer(
                 .error
                 .as_ref()
                 .map_or_else(|| "it is empty".to_owned(), ToString::to_string);
-            eprintln!(
+            errln!(
                 "olmsat: channel {:?} has no single head ({why}); give --to",
                 channel.name
             );
@@ -561,6 +559,7 @@ impl View<'_, '_> {
             text.push_str(&step_line(self.g, &self.start, st));
             text.push('\n');
         }
+        let text = olmsat_io::terminal(&text);
         let mut out = std::io::stdout().lock();
         if out
             .write_all(text.as_bytes())
@@ -575,7 +574,7 @@ impl View<'_, '_> {
     fn say(&self, lines: &[String]) {
         if self.text {
             for l in lines {
-                println!("{l}");
+                outln!("{l}");
             }
         }
     }
@@ -612,7 +611,7 @@ impl View<'_, '_> {
         let mut why = JsonWhy::default();
         let mut end = end_word(path.end);
         if self.text {
-            println!(
+            outln!(
                 "OLM v0 path from {} to {}, one step per resolution:",
                 self.from_words,
                 self.target_words()
@@ -621,9 +620,9 @@ impl View<'_, '_> {
             let summary = path.summary(g);
             match (reached, path.end, self.target) {
                 (false, OlmEnd::Head, Some(t)) => {
-                    println!("does not pass {}; {summary}", g.node(t).name)
+                    outln!("does not pass {}; {summary}", g.node(t).name)
                 }
-                _ => println!("{summary}"),
+                _ => outln!("{summary}"),
             }
         }
         if let (false, OlmEnd::Head) = (reached, path.end) {
@@ -702,22 +701,22 @@ impl View<'_, '_> {
     fn shortest(&self, t: NodeIndex, json: &mut JsonPath) -> bool {
         let path = self.g.shortest_path(&self.start, t);
         if self.text {
-            println!(
+            outln!(
                 "shortest path over every edge from {} to {}:",
                 self.from_words,
                 self.target_words()
             );
             match &path {
-                Some(p) if p.is_empty() => println!("already there"),
+                Some(p) if p.is_empty() => outln!("already there"),
                 Some(p) => {
                     self.print_steps(p, "");
-                    println!(
+                    outln!(
                         "reaches {} in {}",
                         self.target_words(),
                         plural(p.len(), "step")
                     );
                 }
-                None => println!("no path"),
+                None => outln!("no path"),
             }
         }
         if path.is_none() {
@@ -739,19 +738,19 @@ impl View<'_, '_> {
     fn all(&self, t: NodeIndex, limit: usize, json: &mut JsonPath) -> bool {
         let all = self.g.all_paths(&self.start, t, limit);
         if self.text {
-            println!(
+            outln!(
                 "all paths over every edge from {} to {} (at most {limit}):",
                 self.from_words,
                 self.target_words()
             );
             for (i, p) in all.paths.iter().enumerate() {
-                println!("path {} ({}):", i + 1, plural(p.len(), "step"));
+                outln!("path {} ({}):", i + 1, plural(p.len(), "step"));
                 self.print_steps(p, "  ");
             }
             match (all.paths.len(), all.complete) {
-                (0, _) => println!("no path"),
-                (n, true) => println!("{}", plural(n, "path")),
-                (n, false) => println!("{n} paths shown; there may be more (raise --limit)"),
+                (0, _) => outln!("no path"),
+                (n, true) => outln!("{}", plural(n, "path")),
+                (n, false) => outln!("{n} paths shown; there may be more (raise --limit)"),
             }
         }
         if all.paths.is_empty() {
