@@ -6,8 +6,8 @@
 
 use std::cmp::Ordering;
 
-use olmsat_graph::semver::range::{hint, Op, Range};
-use olmsat_graph::semver::version::{compare, parse_release, parse_strict, parse_tolerant};
+use olmsat_versions::range::{hint, Op, Range};
+use olmsat_versions::version::{compare, parse_release, parse_strict, parse_tolerant};
 
 /// Parse and match; panics when an invariant breaks.
 pub fn check(data: &[u8]) {

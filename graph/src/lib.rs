@@ -39,8 +39,8 @@
 //! Four feature areas have modules of their own: [`load`] (reading catalogs
 //! from any [`source`]), [`template`] (catalog templates), [`diff`] (what a
 //! catalog change does to its users), [`image`] (catalog and bundle images on
-//! disk), with [`report`] for findings as data and [`semver`] for the version
-//! grammars.
+//! disk), with [`report`] for findings as data; the version grammars are the
+//! crate `olmsat-versions`.
 //!
 //! The modules marked hidden below are not part of the API: they are public
 //! only for this workspace's benchmarks, fuzzing and tests, and for the
@@ -74,7 +74,6 @@ pub mod property;
 #[doc(hidden)]
 pub mod rawjson;
 pub mod report;
-pub mod semver;
 pub mod source;
 #[doc(hidden)]
 pub mod stream;

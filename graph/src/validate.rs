@@ -14,8 +14,8 @@ use crate::diagnostic::{Diagnostic, Rule};
 use crate::load::Loaded;
 use crate::model::{Bundle, Channel, Model, Package};
 use crate::property::{types, PropertyValue};
-use crate::semver::index::VersionIndex;
-use crate::semver::range::{self, Range};
+use olmsat_versions::index::VersionIndex;
+use olmsat_versions::range::{self, Range};
 
 /// The outcome of validating a catalog.
 #[derive(Debug, Default)]
@@ -406,14 +406,16 @@ fn validate_channel(pkg: &Package, ch: &Channel, out: &mut Vec<Diagnostic>) {
 /// Whether some comparator group of `range` admits versions below `lowest`:
 /// its tightest lower bound (`>`, `>=` or `=`) is below `lowest`, or it has none.
 fn reaches_below(range: &Range, lowest: &semver::Version) -> bool {
-    use crate::semver::range::Op;
+    use olmsat_versions::range::Op;
     range.groups().iter().any(|group| {
         let bound = group
             .iter()
             .filter(|c| matches!(c.op, Op::Ge | Op::Gt | Op::Eq))
             .map(|c| &c.version)
-            .max_by(|a, b| crate::semver::version::compare(a, b));
-        bound.is_none_or(|b| crate::semver::version::compare(b, lowest) == std::cmp::Ordering::Less)
+            .max_by(|a, b| olmsat_versions::version::compare(a, b));
+        bound.is_none_or(|b| {
+            olmsat_versions::version::compare(b, lowest) == std::cmp::Ordering::Less
+        })
     })
 }
 

@@ -6,8 +6,8 @@ mod common;
 use common::{bundle, Edit, Edit::*};
 use olmsat_graph::bundle::format::{MediaType, Source};
 use olmsat_graph::bundle::validate::validate_dir;
-use olmsat_graph::semver::range::Range;
-use olmsat_graph::semver::version;
+use olmsat_versions::range::Range;
+use olmsat_versions::version;
 
 const V1: &str = "registry-v1/etcd";
 const V2: &str = "registry-v2/kiali";

@@ -493,7 +493,7 @@ fn csv(
         None
     } else {
         Some(
-            olmsat_graph::semver::version::parse_strict(version_text).map_err(|e| {
+            olmsat_versions::version::parse_strict(version_text).map_err(|e| {
                 err(format!(
                     "ClusterServiceVersion {name:?}: invalid spec.version {version_text:?}: {e}"
                 ))

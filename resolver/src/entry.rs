@@ -84,7 +84,7 @@ impl Entry {
     pub fn skip_range_includes(&self, v: &semver::Version) -> bool {
         self.skip_range
             .as_deref()
-            .and_then(|r| olmsat_graph::semver::range::Range::parse(r).ok())
+            .and_then(|r| olmsat_versions::range::Range::parse(r).ok())
             .is_some_and(|r| r.matches(v))
     }
 }

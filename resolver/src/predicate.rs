@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use olmsat_graph::cel_limits::{self, CelError, DataBounds};
 use olmsat_graph::property::{Gvk, PropertyValue};
-use olmsat_graph::semver::range::Range;
+use olmsat_versions::range::Range;
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -190,7 +190,7 @@ impl Predicate {
                     package_name,
                     version,
                     ..
-                } if package_name == name => olmsat_graph::semver::version::parse_strict(version)
+                } if package_name == name => olmsat_versions::version::parse_strict(version)
                     .ok()
                     .or_else(|| e.version.clone())
                     .is_some_and(|v| range.matches(&v)),
@@ -586,13 +586,13 @@ fn comprehension_variables(
 /// OLM's `semver_compare`: both sides parsed leniently (a `v` prefix and short
 /// versions allowed), compared ignoring build metadata. An unparseable side makes
 /// the CEL evaluation fail, which the caller treats as "no match"; here it sorts
-/// as equal-and-invalid, so callers check with [`olmsat_graph::semver::version::parse_tolerant`].
+/// as equal-and-invalid, so callers check with [`olmsat_versions::version::parse_tolerant`].
 fn semver_compare(a: &str, b: &str) -> i64 {
     match (
-        olmsat_graph::semver::version::parse_tolerant(a),
-        olmsat_graph::semver::version::parse_tolerant(b),
+        olmsat_versions::version::parse_tolerant(a),
+        olmsat_versions::version::parse_tolerant(b),
     ) {
-        (Ok(x), Ok(y)) => match olmsat_graph::semver::version::compare(&x, &y) {
+        (Ok(x), Ok(y)) => match olmsat_versions::version::compare(&x, &y) {
             std::cmp::Ordering::Less => -1,
             std::cmp::Ordering::Equal => 0,
             std::cmp::Ordering::Greater => 1,

@@ -584,7 +584,7 @@ pub fn path(req: &PathRequest<'_>) -> Result<Exit, Box<dyn std::error::Error>> {
                 release: None,
             },
             None => {
-                if olmsat_graph::semver::version::parse_strict(req.from).is_err() {
+                if olmsat_versions::version::parse_strict(req.from).is_err() {
                     errln!(
                         "olmsat: --from {:?} is neither a bundle of package {:?} nor a version",
                         req.from,

@@ -37,8 +37,8 @@ use crate::bundle::BundleError;
 use crate::declcfg::{Bundle, Channel, ChannelEntry, DeclarativeConfig, Package};
 use crate::diagnostic::{Diagnostic, Rule};
 use crate::location::Location;
-use crate::semver::version;
 use crate::write::{write, Format};
+use olmsat_versions::version;
 
 /// How channel entries get their upgrade edges.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -345,7 +345,7 @@ fn bundle_yaml(package: &str, objects: &[&Object]) -> String {
                 .pointer("/spec/template/metadata/labels/version")
                 .and_then(Value::as_str)
                 .map(|v| v.trim_start_matches('v').to_owned())
-                .filter(|v| crate::semver::version::parse_strict(v).is_ok())
+                .filter(|v| olmsat_versions::version::parse_strict(v).is_ok())
         })
         .unwrap_or_else(|| "0.0.1".to_owned());
     let mut m = Map::new();

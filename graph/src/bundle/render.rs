@@ -38,8 +38,8 @@ use crate::diagnostic::{Diagnostic, Rule};
 use crate::location::Location;
 use crate::property::types;
 use crate::rawjson::raw_from_string;
-use crate::semver::version;
 use crate::write::gojson;
+use olmsat_versions::version;
 
 /// How to render.
 #[derive(Debug, Clone, Default)]

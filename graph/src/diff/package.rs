@@ -11,7 +11,7 @@ use super::channel::View;
 use super::finding::{Finding, Rule};
 use super::PackageDiff;
 use crate::model::{Channel, Package};
-use crate::semver::version;
+use olmsat_versions::version;
 
 /// Compare the OLD and NEW versions of package `name`; `r0` are NEW's
 /// validation errors about it.

@@ -23,8 +23,8 @@ use petgraph::graph::NodeIndex;
 
 use super::drawing::{Drawing, DrawnChannel};
 use super::style::{DEPRECATED_CHANNEL_FILL, DEPRECATED_FILL, HIGHLIGHT};
-use crate::semver::version::go_quote;
 use crate::upgrade::{EdgeKind, Presence};
+use olmsat_versions::version::go_quote;
 
 /// Fill of a deprecated package's subgraph (opm's).
 pub const DEPRECATED_PACKAGE_FILL: &str = "#989695";

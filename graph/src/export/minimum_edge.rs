@@ -14,9 +14,9 @@
 use petgraph::graph::{EdgeIndex, NodeIndex};
 
 use crate::model::{Model, Package};
-use crate::semver::range::Range;
-use crate::semver::version;
 use crate::upgrade::{ChannelGraph, EdgeKind, Presence};
+use olmsat_versions::range::Range;
+use olmsat_versions::version;
 
 /// The floor: a bundle named by `--minimum-edge` and its version.
 #[derive(Debug, Clone)]

@@ -9,7 +9,7 @@
 //! over a value serde_json refused; serde_json's own messages name the problem
 //! differently.
 
-use crate::semver::version::go_quote;
+use olmsat_versions::version::go_quote;
 
 /// Why Go's decoder stops reading a value.
 #[derive(Debug, Clone, PartialEq, Eq)]

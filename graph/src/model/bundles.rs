@@ -11,7 +11,7 @@ use super::{Bundle, Package};
 use crate::declcfg::BundleReading;
 use crate::diagnostic::{Diagnostic, Rule};
 use crate::property::{self, PlainPackage, PropertyValue};
-use crate::semver::version::{self, Release};
+use olmsat_versions::version::{self, Release};
 
 /// The bundles of a config that belong to a known package, each package's in
 /// name order, with the problems that dropped the others; see

@@ -30,7 +30,7 @@ use crate::declcfg::{ChannelEntry, Icon, Property, RelatedImage};
 use crate::location::Location;
 use crate::name_index::NameIndex;
 use crate::property::PropertyValue;
-use crate::semver::version::Release;
+use olmsat_versions::version::Release;
 
 /// All packages of a catalog, sorted by name.
 #[derive(Debug, Default)]

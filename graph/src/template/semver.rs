@@ -26,12 +26,12 @@ use crate::declcfg::{Bundle, Channel, ChannelEntry, DeclarativeConfig, Icon, Pac
 use crate::diagnostic::{Diagnostic, Rule};
 use crate::location::Location;
 use crate::property::{self, types, PropertyValue};
-use crate::semver::version;
 use crate::template::doc::{go_type, Lines, TemplateDoc};
 use crate::template::entries::entry_location;
 use crate::template::error::{Failure, PostProcessError, SemverReadError, TemplateError};
 use crate::template::source::BundleSources;
 use crate::template::{Options, Rendered};
+use olmsat_versions::version;
 
 /// How `replaces` and `skips` are generated.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -8,13 +8,13 @@ use crate::declcfg::{Bundle, ChannelEntry, DeclarativeConfig};
 use crate::load::Loaded;
 use crate::location::Location;
 use crate::property::{self, types, PropertyValue};
-use crate::semver::version::{self, VersionRelease};
 use crate::template::basic::entries_of;
 use crate::template::doc::{member, TemplateDoc};
 use crate::template::entries::{entry_location, load_entries};
 use crate::template::error::{Failure, SubstitutionError, TemplateError};
 use crate::template::source::{BundleSources, LookupOptions};
 use crate::template::Rendered;
+use olmsat_versions::version::{self, VersionRelease};
 
 /// The schema of substitutes templates.
 pub const SCHEMA: &str = "olm.template.substitutes";

@@ -20,9 +20,9 @@ use crate::declcfg::ChannelEntry;
 use crate::location::Location;
 use crate::model::{Bundle, Channel, Package};
 use crate::name_index::NameIndex;
-use crate::semver::index::VersionIndex;
-use crate::semver::range::{Range, RangeError};
-use crate::semver::version;
+use olmsat_versions::index::VersionIndex;
+use olmsat_versions::range::{Range, RangeError};
+use olmsat_versions::version;
 
 /// Why an edge exists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

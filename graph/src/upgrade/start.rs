@@ -8,8 +8,8 @@
 use petgraph::graph::NodeIndex;
 
 use super::graph::ChannelGraph;
-use crate::semver::version;
 use crate::suggest;
+use olmsat_versions::version;
 
 /// How the text given as the start was understood.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -12,8 +12,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use olmsat_graph::declcfg::{DeclarativeConfig, Property};
 use olmsat_graph::property::types;
-use olmsat_graph::semver::range::Range;
-use olmsat_graph::semver::version::{self, Release, VersionRelease};
+use olmsat_versions::range::Range;
+use olmsat_versions::version::{self, Release, VersionRelease};
 use serde_json::Value;
 
 /// One channel entry.

@@ -2,11 +2,11 @@
 
 use std::fmt;
 
-use olmsat_graph::semver::masterminds::ConstraintError;
-use olmsat_graph::semver::version::VersionError;
+use olmsat_versions::masterminds::ConstraintError;
+use olmsat_versions::version::VersionError;
 
 use super::selector::SelectorError;
-pub use olmsat_graph::semver::version::go_quote;
+pub use olmsat_versions::version::go_quote;
 
 /// A string list as Go's `%v` prints it: `[a b c]`.
 #[derive(Debug, Clone, PartialEq, Eq)]

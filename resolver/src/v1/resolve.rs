@@ -5,8 +5,8 @@
 use std::cmp::Ordering;
 
 use olmsat_graph::property::types;
-use olmsat_graph::semver::masterminds::Constraints;
-use olmsat_graph::semver::version::VersionRelease;
+use olmsat_versions::masterminds::Constraints;
+use olmsat_versions::version::VersionRelease;
 use serde::Serialize;
 
 use super::catalog::{Bundle, BundleVersion, CatalogContent, Channel, Deprecations, PackageSlice};

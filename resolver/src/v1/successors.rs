@@ -2,7 +2,7 @@
 //! the `CatalogProvided` policy (operator-controller's `SuccessorsOf`): one hop
 //! along an edge of the considered channels, or staying put.
 
-use olmsat_graph::semver::version::{self, VersionRelease};
+use olmsat_versions::version::{self, VersionRelease};
 
 use super::catalog::{legacy, Bundle, BundleVersion, Entry, PackageSlice};
 use super::cluster::InstalledBundle;
@@ -120,7 +120,7 @@ mod tests {
             replaces: replaces.into(),
             skips: skips.iter().map(|s| (*s).to_owned()).collect(),
             skip_range: range.into(),
-            skip_range_parsed: olmsat_graph::semver::range::Range::parse(range).ok(),
+            skip_range_parsed: olmsat_versions::range::Range::parse(range).ok(),
         };
         let entries = [
             entry("package1.v0.0.2", "package1.v0.0.1", &[], ""),

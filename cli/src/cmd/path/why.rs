@@ -1,9 +1,9 @@
 //! Why a path stops: the reasons `olmsat path` prints under a dead end or an
 //! unreachable target, as text lines and as JSON data.
 
-use olmsat_graph::semver::range::Op;
 use olmsat_graph::ChannelEntry;
 use olmsat_graph::{ChannelGraph, NodeIndex, NotOffered, Start, Stuck, Unreachable};
+use olmsat_versions::range::Op;
 use serde::Serialize;
 
 /// An entry of a channel with where it is declared.
@@ -174,7 +174,7 @@ pub fn stuck(g: &ChannelGraph<'_>, at: &Start, why: &mut JsonWhy) -> Vec<String>
 /// <1.4.0)`, ` (starts above 1.4.2: >=1.5.0)`) and the comparator; `None`
 /// when it cannot say.
 fn range_miss(range: &str, v: &semver::Version) -> Option<(String, String)> {
-    let r = olmsat_graph::semver::range::Range::parse(range).ok()?;
+    let r = olmsat_versions::range::Range::parse(range).ok()?;
     let c = r.failing(v)?;
     let words = match c.op {
         Op::Lt | Op::Le => format!(" (stops just below {v}: {c})"),

@@ -37,8 +37,8 @@ use crate::declcfg::Property;
 use crate::diagnostic::{Diagnostic, Rule};
 use crate::location::Location;
 use crate::property::{self, types};
-use crate::semver::range::{self, Range};
-use crate::semver::version;
+use olmsat_versions::range::{self, Range};
+use olmsat_versions::version;
 
 /// The object kinds a registry+v1 bundle may hold besides the ClusterServiceVersion
 /// and CustomResourceDefinitions (compared case-insensitively).

@@ -7,8 +7,8 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::model::{Channel, Package};
-use crate::semver::range::Range;
 use crate::upgrade::fixture::{package, stable};
+use olmsat_versions::range::Range;
 
 const VERSIONS: &[&str] = &[
     "1.0.0",

@@ -228,7 +228,7 @@ impl Range {
     /// or the range has several `||` groups.
     ///
     /// ```
-    /// use olmsat_graph::semver::range::Range;
+    /// use olmsat_versions::range::Range;
     /// let r = Range::parse(">=1.3.0 <1.4.0").unwrap();
     /// let v = semver::Version::new(1, 4, 2);
     /// assert_eq!(r.failing(&v).map(ToString::to_string).as_deref(), Some("<1.4.0"));

@@ -5,13 +5,13 @@
 //! table and the oracle property test, kept beside the grammar they check.)
 //!
 //! This is a different language from the blang ranges OLM v0 uses for
-//! `olm.skipRange` (see [`crate::semver::range`]): partial versions and wildcards
+//! `olm.skipRange` (see [`crate::range`]): partial versions and wildcards
 //! (`1.2`, `1.x`, `*`), tilde and caret (`~1.2`, `^0.3`), `||` between groups,
 //! commas or whitespace between the comparators of a group, hyphen ranges
 //! (`1.2 - 1.4`), and prereleases that only match a group that mentions one.
 //!
 //! ```
-//! use olmsat_graph::semver::masterminds::Constraints;
+//! use olmsat_versions::masterminds::Constraints;
 //! let c = Constraints::parse(">=1.2, <2 || ^3.1").unwrap();
 //! let v = |s| semver::Version::parse(s).unwrap();
 //! assert!(c.matches(&v("1.9.0")));
