@@ -8,7 +8,7 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use olmsat_graph::location::Location;
+use olmsat_encoding::location::Location;
 use olmsat_graph::synthetic::{generate, package_name, Payload, Spec};
 use olmsat_resolver::v1::{
     resolve, Catalog, CatalogContent, ClusterCatalog, ClusterExtension, Gates, InstalledBundle,

@@ -61,7 +61,7 @@ impl From<Exit> for ExitCode {
 }
 
 /// A diagnostic as JSON: absent context fields are omitted.
-pub type JsonDiagnostic<'a> = olmsat_graph::report::format::JsonFinding<'a>;
+pub type JsonDiagnostic<'a> = olmsat_findings::report::format::JsonFinding<'a>;
 
 /// Print a value as pretty JSON on standard output.
 pub fn print_json<T: Serialize>(v: &T) -> std::io::Result<()> {
@@ -81,7 +81,7 @@ pub fn eprint_diagnostics(diags: &[Diagnostic]) {
         std::io::stderr().is_terminal(),
     );
     for d in diags {
-        eprintln!("{}", olmsat_graph::report::format::text(d, color));
+        eprintln!("{}", olmsat_findings::report::format::text(d, color));
     }
 }
 
@@ -96,7 +96,7 @@ pub fn print_data<T: Serialize>(format: crate::args::ReportFormat, v: &T) -> std
 
 /// Print a value as YAML on standard output.
 pub fn print_yaml<T: Serialize>(v: &T) -> std::io::Result<()> {
-    let text = olmsat_graph::report::format::yaml(v).map_err(std::io::Error::other)?;
+    let text = olmsat_findings::report::format::yaml(v).map_err(std::io::Error::other)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     out.write_all(text.as_bytes())?;
@@ -106,11 +106,11 @@ pub fn print_yaml<T: Serialize>(v: &T) -> std::io::Result<()> {
 /// Print findings one per line in a line format (text, short or GitHub
 /// annotations) on standard output; `false` for the other formats.
 pub fn print_finding_lines<'a>(
-    format: olmsat_graph::report::Format,
+    format: olmsat_findings::report::Format,
     color: bool,
     findings: impl IntoIterator<Item = &'a Diagnostic>,
 ) -> std::io::Result<bool> {
-    use olmsat_graph::report::{format, Format};
+    use olmsat_findings::report::{format, Format};
     let line: fn(&Diagnostic, bool) -> String = match format {
         Format::Text => format::text,
         Format::Short => format::short,
@@ -128,7 +128,7 @@ pub fn print_finding_lines<'a>(
 
 /// Print findings as a SARIF 2.1.0 log on standard output.
 pub fn print_sarif(findings: &[Diagnostic]) -> std::io::Result<()> {
-    print_json(&olmsat_graph::report::format::sarif(
+    print_json(&olmsat_findings::report::format::sarif(
         findings,
         env!("CARGO_PKG_VERSION"),
     ))

@@ -5,8 +5,8 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use clap::ValueEnum;
-use olmsat_graph::report::config::DEFAULT_FILE;
-use olmsat_graph::report::{Format, Policy, Settings};
+use olmsat_findings::report::config::DEFAULT_FILE;
+use olmsat_findings::report::{Format, Policy, Settings};
 
 /// Report formats (`-o`).
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]

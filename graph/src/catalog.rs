@@ -23,15 +23,15 @@
 use std::path::Path;
 
 use crate::declcfg::DeclarativeConfig;
-use crate::diagnostic::Diagnostic;
 use crate::load::blob::BundleReading;
 use crate::load::{self, LoadError, Loaded, Select};
 use crate::model::Model;
-use crate::suggest;
 use crate::upgrade::{
     select_channel, ChannelGraph, NodeIndex, SelectError, StartError, TooManyEdges,
 };
 use crate::validate::Report;
+use olmsat_findings::diagnostic::Diagnostic;
+use olmsat_findings::suggest;
 
 /// A catalog read from its files but not yet built into a [`Model`]: the blobs,
 /// the problems found reading them, and how many files were read.

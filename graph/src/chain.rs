@@ -219,7 +219,7 @@ fn walk(entries: &[ChannelEntry], index: &NameIndex, repeated: &[usize]) -> Chai
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::location::Location;
+    use olmsat_encoding::location::Location;
     use std::sync::Arc;
 
     /// `name<replaces|skip1,skip2` shorthand.

@@ -5,8 +5,8 @@
 //! Field names and emptiness follow opm's `declcfg` types: an absent or `null` string
 //! is empty, `replaces`/`skipRange` are `None` when empty.
 
-use crate::location::Location;
-use crate::rawjson::RawJson;
+use olmsat_encoding::location::Location;
+use olmsat_encoding::rawjson::RawJson;
 
 /// The schema names opm knows.
 pub mod schema {

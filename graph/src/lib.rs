@@ -62,21 +62,12 @@ pub mod diff;
 #[doc(hidden)]
 pub mod export;
 pub mod image;
-#[doc(hidden)]
-pub mod limits;
 pub mod load;
-#[doc(hidden)]
-pub mod location;
 #[doc(hidden)]
 pub mod model;
 #[doc(hidden)]
 pub mod property;
-#[doc(hidden)]
-pub mod rawjson;
-pub mod report;
 pub mod source;
-#[doc(hidden)]
-pub mod stream;
 #[doc(hidden)]
 pub mod synthetic;
 pub mod template;
@@ -86,27 +77,22 @@ pub mod upgrade;
 pub mod validate;
 #[doc(hidden)]
 pub mod write;
-#[doc(hidden)]
-pub mod yaml_emit;
 
 // Internal to this crate.
 mod chain;
-mod diagnostic;
 mod image_ref;
 mod list;
 mod name_index;
-mod suggest;
-mod validjson;
 
 // Opening, validating and asking about a catalog.
 pub use catalog::{
     target_node, Catalog, CatalogFiles, ChannelError, OpenError, Unreadable, Validation,
 };
 pub use declcfg::{ChannelEntry, DeclarativeConfig};
-pub use diagnostic::{Diagnostic, Rule, Severity};
 pub use load::{read_limited, LoadError, MAX_FILE_BYTES};
-pub use location::Location;
 pub use model::{Bundle, Channel, Model, Package};
+pub use olmsat_encoding::Location;
+pub use olmsat_findings::{Diagnostic, Rule, Severity};
 pub use validate::Report;
 
 // Upgrade graphs and paths.
@@ -121,7 +107,7 @@ pub use draw::{dot_text, draw, DrawFormat};
 pub use export::json::PathStep;
 pub use export::{DrawError, DrawOptions, Drawing, DrawingPart, EdgeView, EdgeViewError};
 // Suggesting close names for a name that is not there.
-pub use suggest::{closest, join_listed};
+pub use olmsat_findings::suggest::{closest, join_listed};
 
 pub use list::{
     align as align_columns, bundles as list_bundles, channels as list_channels,

@@ -6,8 +6,8 @@
 use std::fmt;
 
 use crate::declcfg::Property;
-use crate::rawjson::{is_null, json_kind, unmarshal_error, Object, RawJson};
 use base64::Engine as _;
+use olmsat_encoding::rawjson::{is_null, json_kind, unmarshal_error, Object, RawJson};
 
 /// Property type names.
 pub mod types {
@@ -387,7 +387,7 @@ pub fn parse_all(props: &[Property]) -> Result<Vec<PropertyValue>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rawjson::raw_from_string;
+    use olmsat_encoding::rawjson::raw_from_string;
     use proptest::prelude::*;
 
     /// The general reading of an `olm.package` value.

@@ -15,8 +15,8 @@ use serde_json::json;
 use crate::declcfg::{
     Bundle, Channel, ChannelEntry, DeclarativeConfig, Package, Property, RelatedImage,
 };
-use crate::location::Location;
-use crate::rawjson::to_raw;
+use olmsat_encoding::location::Location;
+use olmsat_encoding::rawjson::to_raw;
 
 /// What kind of bulky property each bundle carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

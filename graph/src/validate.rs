@@ -10,10 +10,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::diagnostic::{Diagnostic, Rule};
 use crate::load::Loaded;
 use crate::model::{Bundle, Channel, Model, Package};
 use crate::property::{types, PropertyValue};
+use olmsat_findings::diagnostic::{Diagnostic, Rule};
 use olmsat_versions::index::VersionIndex;
 use olmsat_versions::range::{self, Range};
 
@@ -108,7 +108,7 @@ fn tainted_packages(
     if files.is_empty() {
         return out;
     }
-    let hit = |l: &crate::location::Location| files.contains(&l.file);
+    let hit = |l: &olmsat_encoding::location::Location| files.contains(&l.file);
     for p in &cfg.packages {
         if hit(&p.location) {
             out.insert(p.name.clone());

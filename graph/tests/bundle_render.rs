@@ -8,12 +8,12 @@ use std::collections::BTreeMap;
 
 use base64::Engine as _;
 use common::{bundle, Edit::*};
+use olmsat_encoding::rawjson::canonical_value;
 use olmsat_graph::bundle::render::{
     migrate_to_csv_metadata, render_dir, ImageTemplate, RenderOptions,
 };
 use olmsat_graph::declcfg::{Bundle, DeclarativeConfig};
 use olmsat_graph::load;
-use olmsat_graph::rawjson::canonical_value;
 use olmsat_graph::write::{write, Format};
 use serde_json::{json, Value};
 

@@ -12,11 +12,11 @@ use std::collections::BTreeMap;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+use olmsat_encoding::location::Location;
+use olmsat_encoding::rawjson::{to_raw, Transcoded};
 use olmsat_graph::declcfg::Property;
 use olmsat_graph::load::split;
-use olmsat_graph::location::Location;
 use olmsat_graph::property::types;
-use olmsat_graph::rawjson::{to_raw, Transcoded};
 use serde_json::{json, Value};
 
 /// An `operators.coreos.com/v1alpha1` Subscription.

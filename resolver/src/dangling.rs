@@ -4,7 +4,7 @@
 //! a namespace without an OperatorGroup. OLM's answer does not change; the
 //! reader learns why it may not be the answer they expected.
 
-use olmsat_graph::location::Location;
+use olmsat_encoding::location::Location;
 
 use crate::cluster::ClusterState;
 

@@ -3,8 +3,8 @@
 
 use std::fmt;
 
+use olmsat_encoding::location::Location;
 use olmsat_graph::declcfg::Property;
-use olmsat_graph::location::Location;
 use olmsat_graph::property::{self, PropertyValue};
 
 /// A catalog as the resolver sees it: name and namespace (`name/namespace`).

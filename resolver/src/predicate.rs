@@ -317,7 +317,7 @@ pub fn parse_constraint(json: &str) -> Result<Predicate, PredicateError> {
             "parse olm.constraint: olm.constraint value is greater than max constraint size {MAX_CONSTRAINT_SIZE} bytes"
         )));
     }
-    let depth = olmsat_graph::rawjson::max_depth(json);
+    let depth = olmsat_encoding::rawjson::max_depth(json);
     if depth > MAX_CONSTRAINT_JSON_DEPTH {
         return Err(PredicateError(format!(
             "parse olm.constraint: value nested {depth} levels deep; olmsat accepts at most {MAX_CONSTRAINT_JSON_DEPTH} (about 38 levels of all, any and not)"

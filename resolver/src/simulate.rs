@@ -3,7 +3,7 @@
 //! subscriptions OLM generates for dependencies), and resolve again, one upgrade
 //! edge per resolution, until nothing changes; each namespace on its own.
 
-use olmsat_graph::location::Location;
+use olmsat_encoding::location::Location;
 use serde::Serialize;
 
 use crate::cluster::{InstalledCsv, Subscription};

@@ -207,7 +207,7 @@ fn check(pkgs: usize, bundles: &[B], subs: &[usize]) -> Result<(), TestCaseError
                 starting_csv: String::new(),
                 installed_csv: String::new(),
                 manual_approval: false,
-                location: olmsat_graph::location::Location::new(std::sync::Arc::from("t"), 0),
+                location: olmsat_encoding::location::Location::new(std::sync::Arc::from("t"), 0),
             })
             .collect(),
         ..ClusterState::default()

@@ -144,7 +144,7 @@ proptest! {
                     starting_csv: String::new(),
                     installed_csv: String::new(),
                     manual_approval: false,
-                    location: olmsat_graph::location::Location::new(std::sync::Arc::from("t"), 0),
+                    location: olmsat_encoding::location::Location::new(std::sync::Arc::from("t"), 0),
                 })
                 .collect(),
             ..ClusterState::default()

@@ -9,8 +9,8 @@ use olmsat_graph::{
 };
 use serde::Serialize;
 
+use olmsat_findings::report::{Findings, Format};
 use olmsat_graph::image;
-use olmsat_graph::report::{Findings, Format};
 use olmsat_graph::validate_bundle;
 
 use crate::args::{BundleGenerateArgs, BundleInitArgs, BundleValidateArgs, MediaTypeArg};

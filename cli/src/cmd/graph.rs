@@ -207,7 +207,7 @@ fn write_one(
             let mut json = Vec::new();
             draw(drawing, DrawFormat::Json, &mut json)?;
             let value: serde_json::Value = serde_json::from_slice(&json)?;
-            out.write_all(olmsat_graph::report::format::yaml(&value)?.as_bytes())?;
+            out.write_all(olmsat_findings::report::format::yaml(&value)?.as_bytes())?;
         }
         GraphFormat::Svg => match laid_out(&dot_text(drawing)) {
             Ok(svg) => out.write_all(&svg)?,

@@ -222,7 +222,7 @@ fn convert_catalog(
             out.write_all(b"\n")?;
         }
         RenderFormat::Yaml => {
-            out.write_all(olmsat_graph::report::format::yaml(&t)?.as_bytes())?;
+            out.write_all(olmsat_findings::report::format::yaml(&t)?.as_bytes())?;
         }
     }
     out.flush()?;

@@ -1,6 +1,6 @@
 //! `olmsat validate`
 
-use olmsat_graph::report::{Findings, Format};
+use olmsat_findings::report::{Findings, Format};
 use olmsat_graph::CatalogFiles;
 use serde::Serialize;
 
@@ -65,7 +65,7 @@ pub fn run(args: &ValidateArgs) -> super::Outcome {
     let policy = args.report.policy()?;
     let spinner = crate::progress::Progress::start(
         "validating",
-        args.report.format() == olmsat_graph::report::Format::Text,
+        args.report.format() == olmsat_findings::report::Format::Text,
     );
     let files = match timed("read+parse", || read(&args.paths))? {
         Ok(files) => files,

@@ -16,8 +16,8 @@
 use std::collections::BTreeMap;
 
 use crate::bundle::yaml::{kind_of, scalar_text, MetaFile, Node};
-use crate::diagnostic::{Diagnostic, Rule};
-use crate::location::Location;
+use olmsat_encoding::location::Location;
+use olmsat_findings::diagnostic::{Diagnostic, Rule};
 
 /// The annotation keys.
 pub mod keys {

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use crate::bundle::read::Object;
 use crate::bundle::yaml::kind_of;
 use crate::declcfg::RelatedImage;
-use crate::location::Location;
+use olmsat_encoding::location::Location;
 
 /// `ClusterServiceVersion`
 pub const CSV_KIND: &str = "ClusterServiceVersion";

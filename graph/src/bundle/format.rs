@@ -7,7 +7,7 @@
 use std::fmt;
 
 use crate::bundle::read::BundleDir;
-use crate::location::Location;
+use olmsat_encoding::location::Location;
 
 /// A bundle format (media type).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -35,9 +35,9 @@ use crate::bundle::render::{render, RenderOptions};
 use crate::bundle::validate::{validate_bundle, BundleReport};
 use crate::bundle::BundleError;
 use crate::declcfg::{Bundle, Channel, ChannelEntry, DeclarativeConfig, Package};
-use crate::diagnostic::{Diagnostic, Rule};
-use crate::location::Location;
 use crate::write::{write, Format};
+use olmsat_encoding::location::Location;
+use olmsat_findings::diagnostic::{Diagnostic, Rule};
 use olmsat_versions::version;
 
 /// How channel entries get their upgrade edges.

@@ -24,7 +24,7 @@ use crate::bundle::format::MediaType;
 use crate::bundle::read::{read_manifest_files, ManifestFile, MANIFESTS, METADATA};
 use crate::bundle::yaml;
 use crate::bundle::BundleError;
-use crate::diagnostic::{Diagnostic, Rule};
+use olmsat_findings::diagnostic::{Diagnostic, Rule};
 
 /// The name of the annotations file.
 pub const ANNOTATIONS_FILE: &str = "annotations.yaml";
@@ -106,7 +106,7 @@ pub fn annotations_yaml(values: &BTreeMap<&'static str, String>) -> String {
     let mut doc = Map::new();
     doc.insert("annotations".to_owned(), Value::Object(inner));
     let mut out = String::new();
-    crate::yaml_emit::emit_document(&Value::Object(doc), &mut out);
+    olmsat_encoding::yaml_emit::emit_document(&Value::Object(doc), &mut out);
     out
 }
 

@@ -28,8 +28,8 @@ use crate::bundle::read::{
     manifest_file, read_manifest_files, ManifestFile, Object, MANIFESTS, METADATA,
 };
 use crate::bundle::BundleError;
-use crate::diagnostic::Diagnostic;
-use crate::yaml_emit::emit_document;
+use olmsat_encoding::yaml_emit::emit_document;
+use olmsat_findings::diagnostic::Diagnostic;
 
 /// Where the source manifests come from.
 #[derive(Debug, Clone)]

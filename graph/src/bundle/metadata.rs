@@ -16,8 +16,8 @@
 use serde_json::Value;
 
 use crate::bundle::yaml::{kind_of, MetaFile, Node};
-use crate::diagnostic::{Diagnostic, Rule};
-use crate::location::Location;
+use olmsat_encoding::location::Location;
+use olmsat_findings::diagnostic::{Diagnostic, Rule};
 
 /// The top-level key of `dependencies.yaml`.
 pub const DEPENDENCIES_KEY: &str = "dependencies";

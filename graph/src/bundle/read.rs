@@ -14,8 +14,8 @@ use crate::bundle::annotations::Annotations;
 use crate::bundle::metadata::{self, EntryList};
 use crate::bundle::yaml::{self, kind_of, MetaFile};
 use crate::bundle::BundleError;
-use crate::diagnostic::{Diagnostic, Rule};
-use crate::location::Location;
+use olmsat_encoding::location::Location;
+use olmsat_findings::diagnostic::{Diagnostic, Rule};
 
 /// The manifests directory name.
 pub const MANIFESTS: &str = "manifests";
@@ -91,8 +91,9 @@ impl ManifestFile {
             .skip(from.saturating_sub(1) as usize)
             .find_map(|(i, l)| {
                 l.find(needle).map(|c| {
-                    let line = crate::location::to_u32(i + 1);
-                    self.location.at(line, crate::location::to_u32(c + 1))
+                    let line = olmsat_encoding::location::to_u32(i + 1);
+                    self.location
+                        .at(line, olmsat_encoding::location::to_u32(c + 1))
                 })
             })
     }

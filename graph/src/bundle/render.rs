@@ -34,11 +34,11 @@ use crate::bundle::read::{read_bundle, BundleDir, MANIFESTS};
 use crate::bundle::validate::csv_annotation_properties;
 use crate::bundle::BundleError;
 use crate::declcfg::{Bundle, Property, RelatedImage};
-use crate::diagnostic::{Diagnostic, Rule};
-use crate::location::Location;
 use crate::property::types;
-use crate::rawjson::raw_from_string;
 use crate::write::gojson;
+use olmsat_encoding::location::Location;
+use olmsat_encoding::rawjson::raw_from_string;
+use olmsat_findings::diagnostic::{Diagnostic, Rule};
 use olmsat_versions::version;
 
 /// How to render.
@@ -215,7 +215,7 @@ pub fn render(dir: &BundleDir, opts: &RenderOptions) -> RenderOutcome {
             diags.push(d.clone());
         } else {
             let mut w = d.clone();
-            w.severity = crate::diagnostic::Severity::Warning;
+            w.severity = olmsat_findings::diagnostic::Severity::Warning;
             w.message = format!(
                 "{} (ignored, as opm ignores what it cannot decode)",
                 w.message

@@ -20,12 +20,12 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 use serde_saphyr::Spanned;
 
-use crate::diagnostic::{Diagnostic, Rule, Severity};
-use crate::limits::MAX_FILE_BYTES;
-use crate::location::{to_u32, LineIndex, Location};
-use crate::rawjson::{KeyWriter, Transcoded};
-use crate::stream::split::{self, Chunk};
-use crate::stream::yaml::{is_duplicate_key, options, DuplicateKeys};
+use olmsat_encoding::limits::MAX_FILE_BYTES;
+use olmsat_encoding::location::{to_u32, LineIndex, Location};
+use olmsat_encoding::rawjson::{KeyWriter, Transcoded};
+use olmsat_encoding::stream::split::{self, Chunk};
+use olmsat_encoding::stream::yaml::{is_duplicate_key, options, DuplicateKeys};
+use olmsat_findings::diagnostic::{Diagnostic, Rule, Severity};
 
 /// One document of a manifest file.
 #[derive(Debug, Clone)]
@@ -112,7 +112,7 @@ fn json_documents(file: &Arc<str>, text: &str) -> (Vec<Document>, Vec<Diagnostic
         match stream.next() {
             None => break,
             Some(Ok(raw)) => {
-                let off = crate::location::offset_in(text, raw.get()).unwrap_or(0);
+                let off = olmsat_encoding::location::offset_in(text, raw.get()).unwrap_or(0);
                 let (line, col) = lines.line_col(off);
                 let location = Location::new(file.clone(), line).at(line, col);
                 match serde_json::from_str::<Value>(raw.get()) {

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::location::Location;
+use olmsat_encoding::location::Location;
 
 /// How much a finding matters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -21,10 +21,10 @@ pub mod report;
 
 use rayon::prelude::*;
 
-use crate::diagnostic::Diagnostic;
 use crate::load::Loaded;
 use crate::model::Model;
 use crate::validate::validate;
+use olmsat_findings::diagnostic::Diagnostic;
 
 pub use change::{Change, ChangeKind};
 pub use finding::{Finding, Level, Rule};
@@ -46,7 +46,7 @@ pub enum DiffError {
         errors: Vec<Diagnostic>,
     },
     /// `--package` names a package neither catalog has.
-    #[error("package {name:?} is in neither catalog; packages: {}", crate::suggest::join_listed(.known))]
+    #[error("package {name:?} is in neither catalog; packages: {}", olmsat_findings::suggest::join_listed(.known))]
     UnknownPackage {
         /// The name given.
         name: String,
@@ -141,7 +141,7 @@ pub fn diff(old: Loaded, new: Loaded, options: &Options) -> Result<Diff, DiffErr
                 .collect();
             known.sort_unstable();
             known.dedup();
-            let known = crate::suggest::closest(p, known.iter().map(String::as_str))
+            let known = olmsat_findings::suggest::closest(p, known.iter().map(String::as_str))
                 .into_iter()
                 .map(str::to_owned)
                 .collect();

@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::{Change, Diff, Finding, Level, Rule};
-use crate::location::Location;
+use olmsat_encoding::location::Location;
 
 /// The JSON form of a diff.
 #[derive(Serialize)]
@@ -141,7 +141,7 @@ pub fn json(diff: &Diff) -> JsonDiff<'_> {
 pub fn yaml(diff: &Diff) -> String {
     let value = serde_json::to_value(json(diff)).unwrap_or(serde_json::Value::Null);
     let mut out = String::new();
-    crate::yaml_emit::emit_document(&value, &mut out);
+    olmsat_encoding::yaml_emit::emit_document(&value, &mut out);
     out
 }
 
@@ -239,7 +239,7 @@ pub fn short(diff: &Diff) -> String {
 /// One GitHub Actions annotation per finding (`::error file=F,line=L,title=RULE::message`),
 /// errors first; information findings as `::notice`.
 pub fn github(diff: &Diff) -> String {
-    use crate::report::format::{escape_data, escape_property};
+    use olmsat_findings::report::format::{escape_data, escape_property};
     let mut all: Vec<&Finding> = diff.all_findings().collect();
     all.sort_by_key(|f| f.level());
     let mut out = String::new();
@@ -281,7 +281,7 @@ pub fn github(diff: &Diff) -> String {
 /// A SARIF 2.1.0 log of the diff's findings by olmsat `version` (information
 /// findings at level `note`).
 pub fn sarif(diff: &Diff, version: &str) -> serde_json::Value {
-    use crate::report::format::{sarif_log, SarifResult, SarifRule};
+    use olmsat_findings::report::format::{sarif_log, SarifResult, SarifRule};
     let mut all: Vec<&Finding> = diff.all_findings().collect();
     all.sort_by_key(|f| f.level());
     let mut rules: Vec<Rule> = all.iter().map(|f| f.rule).collect();

@@ -165,7 +165,7 @@ fn push_node_id(out: &mut String, prefix: &str, n: usize) {
 }
 
 /// Append the `:line:column` of a location as its `Display` writes them.
-fn push_line_column(out: &mut String, loc: &crate::location::Location) {
+fn push_line_column(out: &mut String, loc: &olmsat_encoding::location::Location) {
     if loc.line > 0 {
         out.push(':');
         push_int(out, loc.line);

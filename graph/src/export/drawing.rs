@@ -8,8 +8,8 @@ use petgraph::graph::{EdgeIndex, NodeIndex};
 use super::fold::{shown_edges, EdgeView};
 use super::minimum_edge::{MinimumEdge, MinimumEdgeError};
 use crate::model::{Model, Package};
-use crate::suggest;
 use crate::upgrade::{select, ChannelGraph, OlmPath, SelectError, Start, StartError, TooManyEdges};
+use olmsat_findings::suggest;
 
 /// What to draw.
 #[derive(Debug, Clone, Copy, Default)]

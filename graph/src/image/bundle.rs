@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use crate::bundle::read::{read_bundle_files, BundleDir, BundleFiles, MANIFESTS, METADATA};
 use crate::bundle::yaml;
-use crate::diagnostic::{Diagnostic, Rule};
-use crate::limits::MAX_FILE_BYTES;
-use crate::location::Location;
+use olmsat_encoding::limits::MAX_FILE_BYTES;
+use olmsat_encoding::location::Location;
+use olmsat_findings::diagnostic::{Diagnostic, Rule};
 
 use super::{Image, ImageError, Kind, Node, BUNDLE_LABEL_PREFIX, MANIFESTS_LABEL, METADATA_LABEL};
 

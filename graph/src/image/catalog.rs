@@ -5,10 +5,10 @@
 
 use std::sync::Arc;
 
-use crate::diagnostic::{Diagnostic, Rule};
 use crate::load::{SourceFile, Sources};
-use crate::location::Location;
 use crate::source::ignore::{self, TreeFile};
+use olmsat_encoding::location::Location;
+use olmsat_findings::diagnostic::{Diagnostic, Rule};
 
 use super::{Image, ImageError, Kind, Node};
 

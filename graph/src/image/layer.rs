@@ -508,11 +508,11 @@ fn read_entries<R: Read>(
         let node = if kind.is_file() || kind.is_contiguous() {
             if (ctx.keep)(&rel) {
                 let size = entry.size();
-                if size > crate::limits::MAX_FILE_BYTES {
+                if size > olmsat_encoding::limits::MAX_FILE_BYTES {
                     return Err(Failure::Image(ImageError::Limit {
                         image: ctx.image.to_owned(),
                         what: format!("layer {} entry {raw:?}", ctx.digest),
-                        limit: crate::limits::MAX_FILE_BYTES,
+                        limit: olmsat_encoding::limits::MAX_FILE_BYTES,
                         unit: "bytes",
                     }));
                 }

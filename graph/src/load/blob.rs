@@ -9,12 +9,12 @@ use crate::declcfg::{
     schema, Bundle, Channel, ChannelEntry, Deprecation, DeprecationEntry, Icon, Meta, Package,
     Property, RelatedImage,
 };
-use crate::diagnostic::{Diagnostic, Rule};
-use crate::location::Location;
-use crate::rawjson::{
+use olmsat_encoding::location::Location;
+use olmsat_encoding::rawjson::{
     fold_eq, is_null, items_of, json_kind, kind_of, property_items, to_raw, unmarshal_error, Key,
     Object,
 };
+use olmsat_findings::diagnostic::{Diagnostic, Rule};
 
 use super::doc::{DocFields, FieldValue};
 
@@ -408,7 +408,7 @@ fn meta_string<'d>(
     };
     let v = v.raw()?;
     if json_kind(v) == "string" {
-        if let Some(s) = crate::validjson::string(v.get()) {
+        if let Some(s) = olmsat_encoding::validjson::string(v.get()) {
             return Ok(s);
         }
         return Ok(std::borrow::Cow::Owned(serde_json::from_str::<String>(
@@ -478,7 +478,7 @@ fn parse_properties_keeping(
         let po = match item {
             Ok(po) => po,
             // Go decodes `null` into a struct as its zero value.
-            Err("null") => crate::rawjson::PropertyItem {
+            Err("null") => olmsat_encoding::rawjson::PropertyItem {
                 type_: None,
                 value: None,
             },
@@ -490,7 +490,9 @@ fn parse_properties_keeping(
                 type_,
                 value: po
                     .value
-                    .map_or_else(crate::rawjson::RawJson::missing, |v| v.to_owned().into()),
+                    .map_or_else(olmsat_encoding::rawjson::RawJson::missing, |v| {
+                        v.to_owned().into()
+                    }),
             });
         }
     }

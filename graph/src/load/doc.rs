@@ -10,9 +10,9 @@ use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::diagnostic::{Diagnostic, Rule};
-use crate::location::{to_u32, LineCounter, Location};
-use crate::rawjson::{fold_eq, JsonWriter, Key, KeyWriter, Transcoded};
+use olmsat_encoding::location::{to_u32, LineCounter, Location};
+use olmsat_encoding::rawjson::{fold_eq, JsonWriter, Key, KeyWriter, Transcoded};
+use olmsat_findings::diagnostic::{Diagnostic, Rule};
 
 /// A document's top-level members, as JSON, with the 1-based lines (in the file)
 /// of the items of its `entries` member when known.
@@ -163,7 +163,7 @@ pub fn json_doc<'a>(
     let mut entry_lines = Vec::new();
     let mut entry_items = Vec::new();
     if let Some((_, entries)) = members.iter().rev().find(|(k, _)| fold_eq(k, "entries")) {
-        if let Ok(items) = crate::rawjson::items_of(*entries) {
+        if let Ok(items) = olmsat_encoding::rawjson::items_of(*entries) {
             let base = entries.get().as_ptr() as usize;
             let entries_off = offset_in(file_text, entries.get());
             entry_lines.reserve(items.len());
@@ -188,7 +188,7 @@ pub fn json_doc<'a>(
     }
 }
 
-pub use crate::location::offset_in;
+pub use olmsat_encoding::location::offset_in;
 
 /// A YAML document as read by serde-saphyr: either its members or what it was
 /// instead of a mapping.
@@ -383,8 +383,8 @@ mod tests {
     #[test]
     fn json_entries_get_lines() {
         let text = "{\n \"schema\": \"olm.channel\",\n \"entries\": [\n  {\"name\": \"a\"},\n  {\"name\": \"b\"}\n ]\n}\n";
-        let members: crate::rawjson::JsonItem<'_> = serde_json::from_str(text).unwrap();
-        let crate::rawjson::JsonItem::Object(members) = members else {
+        let members: olmsat_encoding::rawjson::JsonItem<'_> = serde_json::from_str(text).unwrap();
+        let olmsat_encoding::rawjson::JsonItem::Object(members) = members else {
             panic!("an object")
         };
         let f = json_doc(members, text, &mut LineCounter::new(text));

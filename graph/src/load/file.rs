@@ -5,7 +5,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use crate::limits::MAX_FILE_BYTES;
+use olmsat_encoding::limits::MAX_FILE_BYTES;
 
 use super::source::{Content, SourceFile};
 use super::LoadError;
@@ -46,8 +46,8 @@ impl FileError {
     }
 
     /// The rule a file that cannot be read this way breaks.
-    pub fn rule(&self) -> crate::diagnostic::Rule {
-        use crate::diagnostic::Rule;
+    pub fn rule(&self) -> olmsat_findings::diagnostic::Rule {
+        use olmsat_findings::diagnostic::Rule;
         match self {
             FileError::TooLarge { .. } | FileError::GrewTooLarge => Rule::FileTooLarge,
             _ => Rule::Unreadable,

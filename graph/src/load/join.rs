@@ -4,7 +4,7 @@
 use rayon::prelude::*;
 
 use crate::declcfg::DeclarativeConfig;
-use crate::diagnostic::Diagnostic;
+use olmsat_findings::diagnostic::Diagnostic;
 
 use super::blob::Blob;
 use super::doc::Converted;

@@ -7,10 +7,10 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::diagnostic::{Diagnostic, Rule};
-use crate::limits::MAX_DEPTH;
-use crate::location::{LineCounter, Location};
-use crate::rawjson::JsonItem;
+use olmsat_encoding::limits::MAX_DEPTH;
+use olmsat_encoding::location::{LineCounter, Location};
+use olmsat_encoding::rawjson::JsonItem;
+use olmsat_findings::diagnostic::{Diagnostic, Rule};
 
 use super::doc::{self, not_object, DocResult, NotAnObject};
 use super::fast::{FastDoc, Readers};
@@ -267,7 +267,7 @@ pub(crate) fn json_item<'a>(
     let mut depth = 1;
     let mut out_of_range = None;
     for (_, v) in &members {
-        let found = crate::rawjson::scan(v.get());
+        let found = olmsat_encoding::rawjson::scan(v.get());
         depth = depth.max(1 + found.depth);
         out_of_range = out_of_range.or(found.out_of_range);
     }
@@ -285,7 +285,7 @@ pub(crate) fn json_item<'a>(
 }
 
 fn to_u32_line(n: usize) -> u32 {
-    crate::location::to_u32(n)
+    olmsat_encoding::location::to_u32(n)
 }
 
 /// serde_json's message without the position it appends (locations carry it).

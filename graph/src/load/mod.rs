@@ -54,15 +54,15 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::declcfg::{BundleReading, DeclarativeConfig};
-use crate::diagnostic::Diagnostic;
-use crate::location::Location;
 use doc::DocFields;
+use olmsat_encoding::location::Location;
+use olmsat_findings::diagnostic::Diagnostic;
 
-pub use crate::limits::{MAX_DEPTH, MAX_FILE_BYTES};
-pub use crate::stream::split;
 pub use fast::Readers;
 pub use file::{read_limited, read_stdin, FileError};
 pub use json_stream::JsonError;
+pub use olmsat_encoding::limits::{MAX_DEPTH, MAX_FILE_BYTES};
+pub use olmsat_encoding::stream::split;
 pub use source::{Content, SourceFile, Sources};
 pub use text::TextError;
 pub use walk::{WalkError, IGNORE_FILE};

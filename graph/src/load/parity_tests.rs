@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestRunner};
 use serde_json::{json, Value};
 
-use crate::diagnostic::{Diagnostic, Rule};
+use olmsat_findings::diagnostic::{Diagnostic, Rule};
 
 /// What precedes a JSON stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::diagnostic::{Diagnostic, Rule};
-use crate::location::Location;
-use crate::stream::split;
+use olmsat_encoding::location::Location;
+use olmsat_encoding::stream::split;
+use olmsat_findings::diagnostic::{Diagnostic, Rule};
 
 use super::blob;
 use super::doc::{Converted, DocResult};
@@ -35,7 +35,9 @@ pub(crate) fn parse_bytes(name: &Arc<str>, bytes: &[u8], options: &Options) -> L
     let behind = json_behind_prelude(text, bom);
     if let Some(b) = &behind {
         if let Some(rest_at) = b.rest {
-            let line = crate::location::LineIndex::new(text).line_col(rest_at).0;
+            let line = olmsat_encoding::location::LineIndex::new(text)
+                .line_col(rest_at)
+                .0;
             out.diagnostics.push(
                 Diagnostic::new(
                     Rule::JsonReadAsYaml,

@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::diagnostic::Diagnostic;
+use olmsat_findings::diagnostic::Diagnostic;
 
 use super::LoadError;
 
@@ -140,7 +140,7 @@ impl Sources<'static> {
     }
 
     /// Standard input, read whole (up to
-    /// [`MAX_FILE_BYTES`](crate::limits::MAX_FILE_BYTES)), named `<stdin>`.
+    /// [`MAX_FILE_BYTES`](olmsat_encoding::limits::MAX_FILE_BYTES)), named `<stdin>`.
     pub fn stdin() -> Result<Self, LoadError> {
         let bytes = super::file::read_stdin()?;
         Ok(Sources {
@@ -187,7 +187,7 @@ mod tests {
         let mut t = Sources::new();
         t.push(SourceFile::from_shared("b", Arc::from(&b"y"[..])));
         t.problems.push(Diagnostic::new(
-            crate::diagnostic::Rule::SymlinkOutsideCatalog,
+            olmsat_findings::diagnostic::Rule::SymlinkOutsideCatalog,
             "w",
         ));
         s.append(t);

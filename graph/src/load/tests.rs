@@ -8,8 +8,8 @@ use super::join::{concat, PARALLEL_JOIN_ITEMS};
 use super::json_stream::{json_docs, json_docs_in, json_docs_parallel, JsonRead};
 use super::load_bytes;
 use super::text::{checked_text, CHECK_BLOCK_BYTES, PARALLEL_BYTES};
-use crate::diagnostic::Diagnostic;
-use crate::location::{to_u32, LineCounter};
+use olmsat_encoding::location::{to_u32, LineCounter};
+use olmsat_findings::diagnostic::Diagnostic;
 
 /// Joining keeps every item, in order, on the sequential and the parallel
 /// path alike (items that own memory, so a lost or doubled one would show).

@@ -4,8 +4,8 @@
 
 use rayon::prelude::*;
 
-use crate::diagnostic::{Diagnostic, Rule};
-use crate::location::{LineIndex, Location};
+use olmsat_encoding::location::{LineIndex, Location};
+use olmsat_findings::diagnostic::{Diagnostic, Rule};
 use std::sync::Arc;
 
 /// Texts at least this large are checked, and JSON streams read, in pieces in

@@ -14,8 +14,8 @@ use std::sync::Arc;
 
 use olmsat_io::{SkipReason, Walk, WalkProblem};
 
-use crate::diagnostic::{Diagnostic, Rule};
-use crate::location::Location;
+use olmsat_encoding::location::Location;
+use olmsat_findings::diagnostic::{Diagnostic, Rule};
 
 /// Name of the ignore files.
 pub const IGNORE_FILE: &str = ".indexignore";

@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::diagnostic::{Diagnostic, Rule, Severity};
-use crate::location::{to_u32, Location};
-use crate::stream::split::{self, Chunk};
-use crate::stream::yaml::{is_duplicate_key, options, DuplicateKeys};
+use olmsat_encoding::location::{to_u32, Location};
+use olmsat_encoding::stream::split::{self, Chunk};
+use olmsat_encoding::stream::yaml::{is_duplicate_key, options, DuplicateKeys};
+use olmsat_findings::diagnostic::{Diagnostic, Rule, Severity};
 
 use super::doc::{not_object, DocResult, YamlDoc};
 use super::fast::Readers;
@@ -97,7 +97,7 @@ fn yaml_doc(file: &Arc<str>, c: &Chunk<'_>, readers: Readers) -> DocResult<'stat
         if c.opened {
             return Err(missing(YamlError::Null));
         }
-        let at = c.first_line + crate::location::to_u32(line);
+        let at = c.first_line + olmsat_encoding::location::to_u32(line);
         return Err(Box::new(diagnostic(
             file,
             (at, 1),

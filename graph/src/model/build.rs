@@ -11,8 +11,8 @@ use super::{Bundle, Channel, Deprecations, Model, Package};
 use crate::chain::{self, ChainAnalysis};
 use crate::declcfg::BundleReading;
 use crate::declcfg::DeclarativeConfig;
-use crate::diagnostic::{Diagnostic, Rule};
-use crate::location::Location;
+use olmsat_encoding::location::Location;
+use olmsat_findings::diagnostic::{Diagnostic, Rule};
 
 const DNS1123_LABEL_MSG: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 

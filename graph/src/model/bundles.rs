@@ -9,8 +9,8 @@ use rayon::prelude::*;
 use super::link::PARALLEL_ITEMS;
 use super::{Bundle, Package};
 use crate::declcfg::BundleReading;
-use crate::diagnostic::{Diagnostic, Rule};
 use crate::property::{self, PlainPackage, PropertyValue};
+use olmsat_findings::diagnostic::{Diagnostic, Rule};
 use olmsat_versions::version::{self, Release};
 
 /// The bundles of a config that belong to a known package, each package's in

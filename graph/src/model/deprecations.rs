@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Bundle, Channel, Deprecations, Package};
 use crate::declcfg::{schema, Deprecation};
-use crate::diagnostic::{Diagnostic, Rule};
+use olmsat_findings::diagnostic::{Diagnostic, Rule};
 
 /// Check deprecation blob `d` against the packages, channels and bundles
 /// and, when it is sound, record its messages in `out`.

@@ -99,7 +99,7 @@ pub(super) fn link_channels(bundles: &mut [Bundle], chans: &[Channel]) {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
-    use crate::location::Location;
+    use olmsat_encoding::location::Location;
     use proptest::prelude::*;
 
     pub(in crate::model) fn named(name: &str) -> Bundle {

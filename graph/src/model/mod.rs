@@ -27,9 +27,9 @@ use std::sync::Arc;
 
 use crate::chain::{self, ChainAnalysis};
 use crate::declcfg::{ChannelEntry, Icon, Property, RelatedImage};
-use crate::location::Location;
 use crate::name_index::NameIndex;
 use crate::property::PropertyValue;
+use olmsat_encoding::location::Location;
 use olmsat_versions::version::Release;
 
 /// All packages of a catalog, sorted by name.

@@ -8,10 +8,10 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::diagnostic::{Diagnostic, Rule};
 use crate::load::{self, Loaded};
-use crate::location::Location;
 use crate::source::ignore::{self, TreeFile};
+use olmsat_encoding::location::Location;
+use olmsat_findings::diagnostic::{Diagnostic, Rule};
 
 /// Why a Git input could not be read.
 #[derive(Debug, thiserror::Error)]

@@ -9,9 +9,9 @@ use std::sync::Arc;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::Match;
 
-use crate::diagnostic::{Diagnostic, Rule};
 use crate::load::IGNORE_FILE;
-use crate::location::Location;
+use olmsat_encoding::location::Location;
+use olmsat_findings::diagnostic::{Diagnostic, Rule};
 
 /// A file of an in-memory tree: its path relative to the catalog root
 /// (`/`-separated, no leading `/`) and its bytes.

@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::load::split::{first_content_line, looks_like_json, split_yaml};
-use crate::location::{to_u32, Location};
+use olmsat_encoding::location::{to_u32, Location};
 
 /// The first document of a template file.
 #[derive(Debug, Clone)]

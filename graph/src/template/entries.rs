@@ -4,10 +4,10 @@
 use serde_json::Value;
 
 use crate::declcfg::DeclarativeConfig;
-use crate::diagnostic::Diagnostic;
-use crate::location::Location;
 use crate::template::doc::TemplateDoc;
 use crate::template::error::{Failure, TemplateError};
+use olmsat_encoding::location::Location;
+use olmsat_findings::diagnostic::Diagnostic;
 
 /// Every location in `cfg` moved to `loc` (the entry's line in the template).
 fn relocate(cfg: &mut DeclarativeConfig, loc: &Location) {

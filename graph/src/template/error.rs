@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::location::Location;
+use olmsat_encoding::location::Location;
 
 /// Why the template type could not be detected from the first document.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -40,9 +40,9 @@ pub mod substitutes;
 use serde_json::Value;
 
 use crate::declcfg::DeclarativeConfig;
-use crate::diagnostic::Diagnostic;
 use doc::{first_document, member, TemplateDoc};
 use error::{DetectError, Failure, TemplateError};
+use olmsat_findings::diagnostic::Diagnostic;
 use source::{BundleSources, LookupOptions};
 
 /// The template types, by their `render-template` TYPE name.

@@ -23,14 +23,14 @@ use std::collections::{BTreeSet, HashMap};
 use serde_json::Value;
 
 use crate::declcfg::{Bundle, Channel, ChannelEntry, DeclarativeConfig, Icon, Package};
-use crate::diagnostic::{Diagnostic, Rule};
-use crate::location::Location;
 use crate::property::{self, types, PropertyValue};
 use crate::template::doc::{go_type, Lines, TemplateDoc};
 use crate::template::entries::entry_location;
 use crate::template::error::{Failure, PostProcessError, SemverReadError, TemplateError};
 use crate::template::source::BundleSources;
 use crate::template::{Options, Rendered};
+use olmsat_encoding::location::Location;
+use olmsat_findings::diagnostic::{Diagnostic, Rule};
 use olmsat_versions::version;
 
 /// How `replaces` and `skips` are generated.

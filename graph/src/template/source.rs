@@ -17,10 +17,10 @@ use std::sync::Arc;
 use crate::bundle::read::{find_bundles, is_bundle_dir};
 use crate::bundle::render::{migrate_to_csv_metadata, render_dir, ImageTemplate, RenderOptions};
 use crate::declcfg::{Bundle, DeclarativeConfig};
-use crate::diagnostic::{Diagnostic, Rule};
-use crate::location::Location;
 use crate::property::types;
 use crate::template::error::TemplateError;
+use olmsat_encoding::location::Location;
+use olmsat_findings::diagnostic::{Diagnostic, Rule};
 
 /// Somewhere bundles can be found by image reference.
 pub trait BundleSource: Send + Sync {
@@ -133,7 +133,7 @@ impl BundleDirSource {
         let file = root.join(IMAGES_FILE);
         let mut skipped = Vec::new();
         let images = if file.is_file() {
-            let bytes = olmsat_io::read_file(&file, crate::limits::MAX_FILE_BYTES)
+            let bytes = olmsat_io::read_file(&file, olmsat_encoding::limits::MAX_FILE_BYTES)
                 .map_err(|e| err(format!("{}: {e}", file.display())))?;
             let text = String::from_utf8(bytes)
                 .map_err(|e| err(format!("{}: not UTF-8 text: {e}", file.display())))?;

@@ -6,7 +6,6 @@ use serde_json::Value;
 
 use crate::declcfg::{Bundle, ChannelEntry, DeclarativeConfig};
 use crate::load::Loaded;
-use crate::location::Location;
 use crate::property::{self, types, PropertyValue};
 use crate::template::basic::entries_of;
 use crate::template::doc::{member, TemplateDoc};
@@ -14,6 +13,7 @@ use crate::template::entries::{entry_location, load_entries};
 use crate::template::error::{Failure, SubstitutionError, TemplateError};
 use crate::template::source::{BundleSources, LookupOptions};
 use crate::template::Rendered;
+use olmsat_encoding::location::Location;
 use olmsat_versions::version::{self, VersionRelease};
 
 /// The schema of substitutes templates.

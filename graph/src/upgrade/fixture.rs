@@ -10,9 +10,9 @@ use std::sync::Arc;
 
 use crate::chain;
 use crate::declcfg::ChannelEntry;
-use crate::location::Location;
 use crate::model::{Bundle, Channel, Deprecations, Package};
 use crate::property::PropertyValue;
+use olmsat_encoding::location::Location;
 
 struct Spec {
     in_stable: bool,

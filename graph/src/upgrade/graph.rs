@@ -17,9 +17,9 @@ use rayon::prelude::*;
 
 use crate::chain::ChainAnalysis;
 use crate::declcfg::ChannelEntry;
-use crate::location::Location;
 use crate::model::{Bundle, Channel, Package};
 use crate::name_index::NameIndex;
+use olmsat_encoding::location::Location;
 use olmsat_versions::index::VersionIndex;
 use olmsat_versions::range::{Range, RangeError};
 use olmsat_versions::version;

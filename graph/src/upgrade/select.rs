@@ -2,7 +2,7 @@
 //! when they do not exist.
 
 use crate::model::{Channel, Model, Package};
-use crate::suggest;
+use olmsat_findings::suggest;
 
 /// A package or channel that is not there.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

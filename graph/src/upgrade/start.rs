@@ -8,7 +8,7 @@
 use petgraph::graph::NodeIndex;
 
 use super::graph::ChannelGraph;
-use crate::suggest;
+use olmsat_findings::suggest;
 use olmsat_versions::version;
 
 /// How the text given as the start was understood.

@@ -21,7 +21,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::declcfg::{Bundle, Channel, DeclarativeConfig, Deprecation, Meta, Package, Property};
-use crate::rawjson::canonical_value;
+use olmsat_encoding::rawjson::canonical_value;
 
 /// Output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -291,7 +291,7 @@ pub fn write<W: Write>(cfg: &DeclarativeConfig, format: Format, w: &mut W) -> io
                 .map_err(io::Error::other)?;
                 w.write_all(b"---\n")?;
                 let mut s = String::new();
-                crate::yaml_emit::emit_document(&v, &mut s);
+                olmsat_encoding::yaml_emit::emit_document(&v, &mut s);
                 w.write_all(s.as_bytes())?;
             }
         }

@@ -5,8 +5,8 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use olmsat_encoding::rawjson::to_raw;
 use olmsat_graph::property::{types, Gvk, PropertyValue};
-use olmsat_graph::rawjson::to_raw;
 
 use super::{CatalogInput, Input, ResolveError};
 use crate::cluster::Subscription;

@@ -312,7 +312,7 @@ fn install_modes(properties: &[Property]) -> Option<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use olmsat_graph::rawjson::raw_from_string;
+    use olmsat_encoding::rawjson::raw_from_string;
 
     fn prop(t: &str, v: &str) -> Property {
         Property {

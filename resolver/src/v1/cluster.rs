@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use olmsat_graph::location::Location;
+use olmsat_encoding::location::Location;
 use serde_json::Value;
 
 use super::selector::{LabelSelector, Requirement};

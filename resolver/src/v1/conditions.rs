@@ -173,7 +173,7 @@ pub fn deprecation_conditions(
 mod tests {
     use super::*;
     use crate::v1::cluster::{InstalledBundle, UpgradePolicy};
-    use olmsat_graph::location::Location;
+    use olmsat_encoding::location::Location;
 
     fn ext(channels: &[&str], installed: Option<&str>) -> ClusterExtension {
         ClusterExtension {

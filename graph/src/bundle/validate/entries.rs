@@ -69,7 +69,7 @@ impl Checker<'_> {
             };
             let p = Property {
                 type_: e.type_.clone(),
-                value: crate::rawjson::to_raw(value),
+                value: olmsat_encoding::rawjson::to_raw(value),
             };
             if types::KNOWN.contains(&e.type_.as_str()) {
                 if let Err(err) = property::parse(&p) {
@@ -215,7 +215,7 @@ pub fn csv_annotation_properties(text: &str) -> Result<Vec<Property>, String> {
             };
             Ok(Property {
                 type_: t.to_owned(),
-                value: crate::rawjson::to_raw(v),
+                value: olmsat_encoding::rawjson::to_raw(v),
             })
         })
         .collect()

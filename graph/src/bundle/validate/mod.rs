@@ -34,9 +34,9 @@ use crate::bundle::read::{read_bundle, BundleDir, Object, MANIFESTS, METADATA};
 use crate::bundle::yaml::{kind_of, Node};
 use crate::bundle::BundleError;
 use crate::declcfg::Property;
-use crate::diagnostic::{Diagnostic, Rule};
-use crate::location::Location;
 use crate::property::{self, types};
+use olmsat_encoding::location::Location;
+use olmsat_findings::diagnostic::{Diagnostic, Rule};
 use olmsat_versions::range::{self, Range};
 use olmsat_versions::version;
 
@@ -163,14 +163,17 @@ struct Checker<'a> {
 
 impl<'a> Checker<'a> {
     fn error(&mut self, rule: Rule, msg: impl Into<String>, at: &Location) {
-        debug_assert_eq!(rule.default_severity(), crate::diagnostic::Severity::Error);
+        debug_assert_eq!(
+            rule.default_severity(),
+            olmsat_findings::diagnostic::Severity::Error
+        );
         self.out.push(Diagnostic::new(rule, msg).at(at));
     }
 
     fn warn(&mut self, rule: Rule, msg: impl Into<String>, at: &Location) {
         debug_assert_eq!(
             rule.default_severity(),
-            crate::diagnostic::Severity::Warning
+            olmsat_findings::diagnostic::Severity::Warning
         );
         self.out.push(Diagnostic::new(rule, msg).at(at));
     }

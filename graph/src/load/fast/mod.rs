@@ -20,7 +20,7 @@ pub(crate) mod json;
 mod scan;
 pub(crate) mod yaml;
 
-use crate::location::LineCounter;
+use olmsat_encoding::location::LineCounter;
 
 use super::doc::YamlDoc;
 pub(crate) use json::FastDoc;

@@ -26,16 +26,16 @@
 
 use std::ops::Range;
 
-use crate::rawjson::RawJson;
+use olmsat_encoding::rawjson::RawJson;
 
 use crate::declcfg::{Bundle, Channel, ChannelEntry, Property, RelatedImage};
-use crate::location::{LineCounter, Location};
 use crate::property::types;
+use olmsat_encoding::location::{LineCounter, Location};
 
 use super::scan::{string_stop, whitespace_run};
 use crate::declcfg::BundleReading;
-use crate::limits::MAX_DEPTH;
 use crate::load::blob::Blob;
+use olmsat_encoding::limits::MAX_DEPTH;
 
 /// A document the fast reader read, as spans of the file text.
 #[derive(Debug)]
@@ -80,7 +80,7 @@ struct EntryText<'a> {
     skips: Range<u32>,
     skip_range: &'a str,
     /// Where the entry starts in the piece (files are at most
-    /// [`MAX_FILE_BYTES`](crate::limits::MAX_FILE_BYTES) long) until the document is
+    /// [`MAX_FILE_BYTES`](olmsat_encoding::limits::MAX_FILE_BYTES) long) until the document is
     /// read, then its 1-based file line.
     at: u32,
 }

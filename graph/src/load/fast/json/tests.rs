@@ -5,7 +5,10 @@ use proptest::prelude::*;
 use std::sync::Arc;
 
 /// A blob (or the error that stopped it) and the warnings reading it gave.
-type Read = (Result<Blob, String>, Vec<crate::diagnostic::Diagnostic>);
+type Read = (
+    Result<Blob, String>,
+    Vec<olmsat_findings::diagnostic::Diagnostic>,
+);
 
 /// What the general reader makes of the single document `text`: its blob
 /// (or error) and warnings; `None` when serde_json refuses it.
@@ -15,8 +18,8 @@ fn general(text: &str, reading: BundleReading) -> Option<Read> {
     let start = text.len() - text.trim_start().len();
     let (line, col) = lines.line_col(start);
     let loc = Location::new(file, line).at(line, col);
-    let mut stream =
-        serde_json::Deserializer::from_str(text).into_iter::<crate::rawjson::JsonItem<'_>>();
+    let mut stream = serde_json::Deserializer::from_str(text)
+        .into_iter::<olmsat_encoding::rawjson::JsonItem<'_>>();
     let item = stream.next()?.ok()?;
     if stream.next().is_some() {
         return None;

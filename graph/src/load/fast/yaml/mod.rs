@@ -30,8 +30,8 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 
 use crate::load::doc::YamlDoc;
-use crate::rawjson::fold_eq;
 use lines::Line;
+use olmsat_encoding::rawjson::fold_eq;
 use resolve::{needs_resolution, push_json_str, resolve_key};
 use scalars::Stop;
 

@@ -79,7 +79,9 @@ pub(super) fn resolve_key(s: &str) -> Option<String> {
 fn general(text: &str) -> Option<YamlDoc> {
     serde_saphyr::from_str_with_options::<YamlDoc>(
         text,
-        crate::stream::yaml::options(crate::stream::yaml::DuplicateKeys::Refuse),
+        olmsat_encoding::stream::yaml::options(
+            olmsat_encoding::stream::yaml::DuplicateKeys::Refuse,
+        ),
     )
     .ok()
 }

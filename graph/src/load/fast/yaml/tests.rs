@@ -7,7 +7,9 @@ use super::*;
 fn general(text: &str) -> Result<YamlDoc, String> {
     serde_saphyr::from_str_with_options::<YamlDoc>(
         text,
-        crate::stream::yaml::options(crate::stream::yaml::DuplicateKeys::Refuse),
+        olmsat_encoding::stream::yaml::options(
+            olmsat_encoding::stream::yaml::DuplicateKeys::Refuse,
+        ),
     )
     .map_err(|e| e.to_string())
 }
@@ -356,7 +358,7 @@ fn json_strings_are_escaped_like_serde_json() {
 
 mod round_trip {
     use super::*;
-    use crate::yaml_emit::emit_document;
+    use olmsat_encoding::yaml_emit::emit_document;
     use proptest::prelude::*;
     use serde_json::{Map, Value};
 
@@ -653,7 +655,7 @@ mod round_trip {
 
 mod corpus {
     use super::*;
-    use crate::stream::split;
+    use olmsat_encoding::stream::split;
     use rayon::prelude::*;
     use std::path::{Path, PathBuf};
 

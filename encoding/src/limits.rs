@@ -3,7 +3,7 @@
 
 /// The largest file olmsat reads (1 GiB); larger files are refused with an error
 /// rather than read into memory.
-pub const MAX_FILE_BYTES: u64 = 1 << 30;
+pub use olmsat_io::MAX_FILE_BYTES;
 
 /// Deepest nesting of arrays and objects accepted, in JSON and YAML (below
 /// serde_json's own recursion limit, so every accepted value can be re-read).

@@ -134,7 +134,7 @@ impl<'a> LineCounter<'a> {
 }
 
 /// Saturating conversion used for line and column numbers.
-pub(crate) fn to_u32(n: usize) -> u32 {
+pub fn to_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 

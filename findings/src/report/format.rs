@@ -86,14 +86,14 @@ pub fn short(d: &Diagnostic, color: bool) -> String {
 }
 
 /// GitHub's escaping of a workflow command's message.
-pub(crate) fn escape_data(s: &str) -> String {
+pub fn escape_data(s: &str) -> String {
     s.replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
 
 /// GitHub's escaping of a workflow command's property value.
-pub(crate) fn escape_property(s: &str) -> String {
+pub fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
@@ -176,7 +176,7 @@ impl<'a> From<&'a Diagnostic> for JsonFinding<'a> {
 pub fn yaml<T: Serialize>(value: &T) -> Result<String, serde_json::Error> {
     let v = serde_json::to_value(value)?;
     let mut out = String::new();
-    crate::yaml_emit::emit_document(&v, &mut out);
+    olmsat_encoding::yaml_emit::emit_document(&v, &mut out);
     Ok(out)
 }
 
@@ -357,7 +357,7 @@ pub fn sarif(findings: &[Diagnostic], version: &str) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::location::Location;
+    use olmsat_encoding::location::Location;
 
     fn heads() -> Diagnostic {
         Diagnostic::new(

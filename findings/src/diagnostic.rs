@@ -2,8 +2,8 @@
 
 use std::fmt;
 
-use crate::location::Location;
 pub use crate::report::rule::Rule;
+use olmsat_encoding::location::Location;
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -32,8 +32,10 @@ impl RawJson {
     }
 
     /// Keep text the caller has already read as exactly one JSON value, with
-    /// no whitespace around it.
-    pub(crate) fn from_checked(json: String) -> Self {
+    /// no whitespace around it (olmsat's fast readers, which check the syntax
+    /// as they read). The text is checked again in debug builds only: text
+    /// not read that way goes through [`RawJson::parse`].
+    pub fn from_checked(json: String) -> Self {
         debug_assert!(
             serde_json::from_str::<&RawValue>(&json).is_ok_and(|r| r.get().len() == json.len()),
             "not exactly one JSON value: {json}"
@@ -630,8 +632,9 @@ impl<'de> Deserialize<'de> for Transcoded {
 }
 
 /// A `DeserializeSeed` that writes the value it visits as JSON into `out`.
-pub(crate) struct JsonWriter<'o> {
-    pub(crate) out: &'o mut String,
+pub struct JsonWriter<'o> {
+    /// Where the JSON text goes.
+    pub out: &'o mut String,
 }
 
 impl<'de> DeserializeSeed<'de> for JsonWriter<'_> {
@@ -754,7 +757,7 @@ impl<'de> Visitor<'de> for JsonWriter<'_> {
 
 /// Reads a mapping key of any scalar type as a string, as Go's YAML-to-JSON
 /// conversion does (`1: x` becomes `"1": "x"`).
-pub(crate) struct KeyWriter;
+pub struct KeyWriter;
 
 impl<'de> DeserializeSeed<'de> for KeyWriter {
     type Value = String;
