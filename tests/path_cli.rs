@@ -658,3 +658,69 @@ fn a_cluster_file_gives_a_pruned_start_its_csv_version() {
     let r = olmsat(&[&base[..], &["-f", &missing]].concat());
     assert_eq!(r.code, 2, "{}", r.stderr);
 }
+
+#[test]
+fn json_carries_every_reason_the_text_gives() {
+    // From a, OLM v0 takes c (its skipRange covers a) and passes b by,
+    // although a reaches b over the graph.
+    let passed = catalog(
+        &[
+            r#"{"name":"a"}"#,
+            r#"{"name":"b","replaces":"a"}"#,
+            r#"{"name":"c","replaces":"b","skipRange":">=1.0.0 <1.2.0"}"#,
+        ],
+        &[("a", "1.0.0"), ("b", "1.1.0"), ("c", "1.2.0")],
+    );
+    let dir = tempfile::tempdir().expect("dir");
+    std::fs::write(dir.path().join("passed.json"), &passed).expect("write");
+    let args = [
+        "path",
+        "passed.json",
+        "--package",
+        "p",
+        "--from",
+        "a",
+        "--to",
+        "b",
+    ];
+    let text = olmsat_in(dir.path(), &args, "", &[]);
+    assert_eq!(text.code, 1, "{}", text.stderr);
+    assert!(
+        text.stdout.contains("but OLM v0 passes it by"),
+        "{}",
+        text.stdout
+    );
+    let mut with_json = args.to_vec();
+    with_json.extend(["-o", "json"]);
+    let j = json(&olmsat_in(dir.path(), &with_json, "", &[]).stdout);
+    assert_eq!(j["end"], "missesTarget", "{j}");
+    assert_eq!(j["why"]["passedBy"], true, "{j}");
+
+    // Two heads: OLM v0 refuses to resolve in the channel.
+    let heads = catalog(
+        &[r#"{"name":"a"}"#, r#"{"name":"b"}"#],
+        &[("a", "1.0.0"), ("b", "1.1.0")],
+    );
+    std::fs::write(dir.path().join("heads.json"), &heads).expect("write");
+    let r = olmsat_in(
+        dir.path(),
+        &[
+            "path",
+            "heads.json",
+            "--package",
+            "p",
+            "--from",
+            "a",
+            "-o",
+            "json",
+        ],
+        "",
+        &[],
+    );
+    let j = json(&r.stdout);
+    assert_eq!(j["end"], "noHead", "{j}");
+    assert_eq!(
+        j["why"]["noHead"], "multiple channel heads found in graph: a, b",
+        "{j}"
+    );
+}

@@ -65,6 +65,7 @@ pub mod image;
 pub mod load;
 #[doc(hidden)]
 pub mod model;
+pub mod path;
 #[doc(hidden)]
 pub mod property;
 pub mod source;

@@ -1,22 +1,26 @@
 //! Why a path stops: the reasons `olmsat path` prints under a dead end or an
 //! unreachable target, as text lines and as JSON data.
 
-use olmsat_graph::ChannelEntry;
-use olmsat_graph::{ChannelGraph, NodeIndex, NotOffered, Start, Stuck, Unreachable};
 use olmsat_versions::range::Op;
 use serde::Serialize;
 
+use crate::declcfg::ChannelEntry;
+use crate::upgrade::{ChannelGraph, NodeIndex, NotOffered, Start, Stuck, Unreachable};
+
 /// An entry of a channel with where it is declared.
-#[derive(Serialize, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct JsonEntry {
-    entry: String,
-    file: String,
-    line: u32,
+    /// The entry's bundle name.
+    pub entry: String,
+    /// The file declaring it.
+    pub file: String,
+    /// The line of its declaration.
+    pub line: u32,
 }
 
 impl JsonEntry {
-    fn new(e: &ChannelEntry) -> JsonEntry {
+    pub(crate) fn new(e: &ChannelEntry) -> JsonEntry {
         JsonEntry {
             entry: e.name.clone(),
             file: e.location.file.to_string(),
@@ -26,21 +30,26 @@ impl JsonEntry {
 }
 
 /// An entry that would take the stuck bundle, and why OLM v0 never offers it.
-#[derive(Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct JsonBlocked {
-    entry: String,
-    via: &'static str,
-    file: String,
-    line: u32,
+    /// The entry that would take the bundle.
+    pub entry: String,
+    /// The edge that would: `replaces`, `skips` or `skipRange`.
+    pub via: &'static str,
+    /// The file declaring the edge.
+    pub file: String,
+    /// The line declaring the edge.
+    pub line: u32,
     /// `skipped`, `offChain` or `deprecated`.
-    not_offered: &'static str,
+    pub not_offered: &'static str,
+    /// The entries that skip it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    skipped_by: Vec<JsonEntry>,
+    pub skipped_by: Vec<JsonEntry>,
 }
 
 /// Another channel holding the start, and where OLM v0 takes it there.
-#[derive(Serialize, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct JsonElsewhere {
     /// The channel.
@@ -54,24 +63,28 @@ pub struct JsonElsewhere {
 }
 
 /// An entry that leads to an unreachable target, with what it accepts.
-#[derive(Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct JsonLead {
+    /// The entry.
     #[serde(flatten)]
-    entry: JsonEntry,
+    pub entry: JsonEntry,
+    /// What it replaces.
     #[serde(skip_serializing_if = "Option::is_none")]
-    replaces: Option<String>,
+    pub replaces: Option<String>,
+    /// What it skips.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    skips: Vec<String>,
+    pub skips: Vec<String>,
+    /// Its skipRange.
     #[serde(skip_serializing_if = "Option::is_none")]
-    skip_range: Option<String>,
+    pub skip_range: Option<String>,
     /// The comparator of the skipRange that the nearest point fails.
     #[serde(skip_serializing_if = "Option::is_none")]
-    skip_range_fails: Option<String>,
+    pub skip_range_fails: Option<String>,
 }
 
 /// The reasons, as data (every field optional).
-#[derive(Serialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct JsonWhy {
     /// Where OLM v0 stops (the start when absent).
@@ -101,6 +114,17 @@ pub struct JsonWhy {
     /// For an unreachable target: entries leading to it, lowest first.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub leads: Vec<JsonLead>,
+    /// The target can be reached over the graph, but OLM v0 passes it by:
+    /// each time it takes the first candidate on the head's replaces chain.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub passed_by: bool,
+    /// Where OLM v0's walk loops back to (it would cycle).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loops_back_to: Option<String>,
+    /// Why the channel has no single head, so that OLM v0 refuses to
+    /// resolve in it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_head: Option<String>,
 }
 
 fn not_offered_word(n: &NotOffered<'_>) -> &'static str {
@@ -116,7 +140,7 @@ fn located(e: &ChannelEntry) -> String {
 }
 
 /// Lines saying why OLM v0 offers nothing from `at`, filling `why`.
-pub fn stuck(g: &ChannelGraph<'_>, at: &Start, why: &mut JsonWhy) -> Vec<String> {
+pub(crate) fn stuck(g: &ChannelGraph<'_>, at: &Start, why: &mut JsonWhy) -> Vec<String> {
     let name = at.label();
     match g.why_stuck(at) {
         Stuck::Untaken { has_version } => {
@@ -186,7 +210,7 @@ fn range_miss(range: &str, v: &semver::Version) -> Option<(String, String)> {
 
 /// Lines saying why `target` is out of reach from `start`, filling `why`;
 /// nothing when it can be reached over some edge.
-pub fn unreachable(
+pub(crate) fn unreachable(
     g: &ChannelGraph<'_>,
     start: &Start,
     target: NodeIndex,
