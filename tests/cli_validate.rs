@@ -203,7 +203,7 @@ fn a_file_over_the_size_limit_exits_1_with_its_name_and_the_limit() {
     .expect("write");
     // Sparse: costs no disk space, and olmsat must not read it.
     let f = std::fs::File::create(d.path().join("huge.json")).expect("create");
-    f.set_len(olmsat_graph::load::MAX_FILE_BYTES + 1)
+    f.set_len(olmsat_catalog::load::MAX_FILE_BYTES + 1)
         .expect("set_len");
     drop(f);
     let dir = d.path().to_string_lossy().into_owned();

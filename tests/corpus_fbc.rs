@@ -6,9 +6,9 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use olmsat_graph::load::{load_bytes, load_path};
-use olmsat_graph::validate::validate;
-use olmsat_graph::write::{write, Format};
+use olmsat_catalog::load::{load_bytes, load_path};
+use olmsat_catalog::validate::validate;
+use olmsat_catalog::write::{write, Format};
 
 fn render(path: &std::path::Path, format: Format) -> Vec<u8> {
     let loaded = load_path(path).expect("load");
@@ -172,7 +172,7 @@ fn verdict_is_stable_under_format_conversion() {
         for format in [Format::Json, Format::Yaml] {
             let text = render(&cat, format);
             let converted = validate(load_bytes("converted", &text)).1;
-            let msgs = |r: &olmsat_graph::validate::Report| {
+            let msgs = |r: &olmsat_catalog::validate::Report| {
                 let mut m: Vec<String> = r.errors.iter().map(|d| d.message.clone()).collect();
                 m.sort();
                 m

@@ -8,8 +8,8 @@
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use olmsat_graph::diff::{diff, Options};
-use olmsat_graph::load::load_path;
+use olmsat_catalog::load::load_path;
+use olmsat_diff::{diff, Options};
 
 #[path = "../../tests/support/corpus.rs"]
 mod corpus;

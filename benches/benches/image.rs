@@ -11,7 +11,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use olmsat_graph::load::load_path;
+use olmsat_catalog::load::load_path;
 use sha2::{Digest, Sha256};
 
 #[path = "../../tests/support/corpus.rs"]
@@ -91,7 +91,7 @@ fn bench_image(c: &mut Criterion) {
     let from_dir = load_path(&catalog).expect("the catalog loads");
     let from_image = load_path(Path::new(&image)).expect("the image loads");
     // The same blobs (their locations name the image instead of the directory).
-    let names = |c: &olmsat_graph::DeclarativeConfig| -> Vec<String> {
+    let names = |c: &olmsat_catalog::DeclarativeConfig| -> Vec<String> {
         c.bundles.iter().map(|b| b.name.clone()).collect()
     };
     assert_eq!(names(&from_dir.config), names(&from_image.config));

@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use olmsat_graph::load::load_path;
-use olmsat_graph::validate::validate;
-use olmsat_graph::write::{write, Format};
+use olmsat_catalog::load::load_path;
+use olmsat_catalog::validate::validate;
+use olmsat_catalog::write::{write, Format};
 
 /// The catalogs measured, relative to the shared corpus.
 const CATALOGS: &[(&str, &str)] = &[

@@ -7,9 +7,9 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use olmsat_catalog::model::Model;
+use olmsat_catalog::synthetic::{generate, package_name, Payload, Spec};
 use olmsat_encoding::location::Location;
-use olmsat_graph::model::Model;
-use olmsat_graph::synthetic::{generate, package_name, Payload, Spec};
 use olmsat_resolver::cluster::{ClusterState, Subscription};
 use olmsat_resolver::resolve::{resolve, CatalogInput, Input, Options, Outcome};
 

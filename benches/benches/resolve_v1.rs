@@ -8,8 +8,8 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use olmsat_catalog::synthetic::{generate, package_name, Payload, Spec};
 use olmsat_encoding::location::Location;
-use olmsat_graph::synthetic::{generate, package_name, Payload, Spec};
 use olmsat_resolver::v1::{
     resolve, Catalog, CatalogContent, ClusterCatalog, ClusterExtension, Gates, InstalledBundle,
     UpgradePolicy,

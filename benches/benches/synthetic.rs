@@ -15,14 +15,14 @@ use std::path::Path;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use olmsat_catalog::load::{load_path, load_path_selected, Select};
+use olmsat_catalog::model::Model;
+use olmsat_catalog::synthetic::{by_package, generate, package_name, Payload, Spec};
+use olmsat_catalog::validate::{validate, validate_model};
+use olmsat_catalog::write::{write, Format};
 use olmsat_graph::export::dot;
 use olmsat_graph::export::drawing::{DrawOptions, Drawing};
-use olmsat_graph::load::{load_path, load_path_selected, Select};
-use olmsat_graph::model::Model;
-use olmsat_graph::synthetic::{by_package, generate, package_name, Payload, Spec};
 use olmsat_graph::upgrade::ChannelGraph;
-use olmsat_graph::validate::{validate, validate_model};
-use olmsat_graph::write::{write, Format};
 
 /// Write the catalog of `spec` as one file per package under `dir`.
 fn write_catalog(spec: &Spec, dir: &Path, format: Format) -> std::io::Result<()> {

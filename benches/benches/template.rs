@@ -6,9 +6,9 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use olmsat_graph::load::load_bytes;
-use olmsat_graph::template::source::{BundleSources, CatalogSource};
-use olmsat_graph::template::{render_text, Options};
+use olmsat_catalog::load::load_bytes;
+use olmsat_template::source::{BundleSources, CatalogSource};
+use olmsat_template::{render_text, Options};
 
 /// 2,000 versions over 4 majors, 25 minors and 20 patches.
 fn versions() -> Vec<String> {

@@ -24,16 +24,14 @@ pub struct Cli {
     /// The platform read from multi-platform catalog and bundle images
     /// (OS/ARCH or OS/ARCH/VARIANT; default linux/amd64).
     #[arg(long, global = true, value_name = "OS/ARCH", value_parser = parse_platform)]
-    pub platform: Option<olmsat_graph::image::Platform>,
+    pub platform: Option<olmsat_image::Platform>,
     #[command(subcommand)]
     pub command: Command,
 }
 
 /// A `--platform` value.
-fn parse_platform(
-    text: &str,
-) -> Result<olmsat_graph::image::Platform, olmsat_graph::image::ImageError> {
-    olmsat_graph::image::Platform::parse(text)
+fn parse_platform(text: &str) -> Result<olmsat_image::Platform, olmsat_image::ImageError> {
+    olmsat_image::Platform::parse(text)
 }
 
 #[derive(Subcommand)]
@@ -355,15 +353,15 @@ pub struct SyntheticArgs {
     pub depth: usize,
     /// Bulky property per bundle: none, csv-metadata or bundle-object.
     #[arg(long, default_value = "csv-metadata", value_parser = payload)]
-    pub payload: olmsat_graph::Payload,
+    pub payload: olmsat_catalog::Payload,
     /// File format.
     #[arg(long, value_enum, default_value_t = RenderFormat::Json)]
     pub format: RenderFormat,
 }
 
 /// Parse a payload name.
-fn payload(name: &str) -> Result<olmsat_graph::Payload, String> {
-    use olmsat_graph::Payload;
+fn payload(name: &str) -> Result<olmsat_catalog::Payload, String> {
+    use olmsat_catalog::Payload;
     match name {
         "none" => Ok(Payload::None),
         "csv-metadata" => Ok(Payload::CsvMetadata),

@@ -31,11 +31,11 @@ fn main() -> ExitCode {
     let start = std::time::Instant::now();
     let cli = args::Cli::parse();
     cmd::template::set_bundles_from(cli.bundles_from.clone());
-    olmsat_graph::image::set_options(olmsat_graph::image::Options {
+    olmsat_image::set_options(olmsat_image::Options {
         platform: cli.platform.clone().unwrap_or_default(),
         ..Default::default()
     });
-    olmsat_graph::image::set_note_sink(print_note);
+    olmsat_image::set_note_sink(print_note);
     process::fit_to_input(cli.command.catalog_paths());
     let result = cmd::run(&cli.command);
     if cli.timings {

@@ -36,7 +36,7 @@ macro_rules! errln {
 use std::io::Write;
 use std::process::ExitCode;
 
-use olmsat_graph::Diagnostic;
+use olmsat_catalog::Diagnostic;
 use serde::Serialize;
 
 /// The process exit codes.

@@ -4,8 +4,8 @@
 //!
 //! The input is tried both as an `olm.constraint` value and as a bare CEL rule.
 
+use olmsat_catalog::declcfg::Property;
 use olmsat_encoding::rawjson::to_raw;
-use olmsat_graph::declcfg::Property;
 use olmsat_resolver::entry::Entry;
 use olmsat_resolver::predicate::{parse_constraint, CelRule, Predicate};
 use serde_json::json;

@@ -6,9 +6,9 @@
 //! and that a catalog that loads cleanly renders to a fixed point in both formats,
 //! and converts from JSON to YAML and back without change.
 
-use olmsat_graph::load::{load_bytes, load_bytes_with, Options, Readers, Select};
-use olmsat_graph::validate::validate;
-use olmsat_graph::write::{write, Format};
+use olmsat_catalog::load::{load_bytes, load_bytes_with, Options, Readers, Select};
+use olmsat_catalog::validate::validate;
+use olmsat_catalog::write::{write, Format};
 
 /// Name the input is loaded under.
 const NAME: &str = "fuzz.yaml";
@@ -75,7 +75,7 @@ pub fn check(data: &[u8]) {
 }
 
 /// Load rendered output, which must load cleanly with the same blobs.
-fn reload(rendered: &[u8], blobs: usize) -> olmsat_graph::DeclarativeConfig {
+fn reload(rendered: &[u8], blobs: usize) -> olmsat_catalog::DeclarativeConfig {
     let reloaded = load_bytes("rendered", rendered);
     assert!(
         !reloaded.has_errors(),
@@ -118,7 +118,7 @@ fn same_value(a: &serde_json::Value, b: &serde_json::Value) -> bool {
 
 /// The blobs the writers keep: like opm's, they leave out packages, channels,
 /// bundles and deprecations that name no package (validation reports those).
-fn rendered_blobs(cfg: &olmsat_graph::DeclarativeConfig) -> usize {
+fn rendered_blobs(cfg: &olmsat_catalog::DeclarativeConfig) -> usize {
     cfg.packages.iter().filter(|p| !p.name.is_empty()).count()
         + cfg
             .channels
@@ -134,7 +134,7 @@ fn rendered_blobs(cfg: &olmsat_graph::DeclarativeConfig) -> usize {
         + cfg.others.len()
 }
 
-fn render(cfg: &olmsat_graph::DeclarativeConfig, format: Format) -> Vec<u8> {
+fn render(cfg: &olmsat_catalog::DeclarativeConfig, format: Format) -> Vec<u8> {
     let mut out = Vec::new();
     write(cfg, format, &mut out).expect("writing to memory does not fail");
     out

@@ -2,6 +2,8 @@
 //! `cargo run -p olmsat-graph --example upgrade_path -- corpus/catalogs/etcd-example etcd etcdoperator.v0.9.0`
 use std::{error::Error, fmt::Write, path::Path};
 
+use olmsat_graph::ChannelGraphs;
+
 fn main() -> Result<(), Box<dyn Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [dir, package, from] = args.as_slice() else {
@@ -12,7 +14,7 @@ fn main() -> Result<(), Box<dyn Error>> {
 
 /// The steps OLM v0 takes from `from` in `package`'s default channel, one a line.
 pub fn upgrade_path(dir: &Path, package: &str, from: &str) -> Result<String, Box<dyn Error>> {
-    let catalog = olmsat_graph::Catalog::open_package(dir, package)?;
+    let catalog = olmsat_catalog::Catalog::open_package(dir, package)?;
     let graph = catalog.channel_graph(package, None)?;
     let start = graph.resolve_start(from)?;
     let path = graph.olm_path(&start);

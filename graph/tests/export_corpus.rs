@@ -5,9 +5,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
+use olmsat_catalog::load;
+use olmsat_catalog::model::Model;
 use olmsat_graph::export::{dot, mermaid, DrawOptions, Drawing};
-use olmsat_graph::load;
-use olmsat_graph::model::Model;
 
 #[path = "../../tests/support/corpus.rs"]
 mod support;

@@ -12,11 +12,11 @@ use std::collections::BTreeMap;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+use olmsat_catalog::declcfg::Property;
+use olmsat_catalog::load::split;
+use olmsat_catalog::property::types;
 use olmsat_encoding::location::Location;
 use olmsat_encoding::rawjson::{to_raw, Transcoded};
-use olmsat_graph::declcfg::Property;
-use olmsat_graph::load::split;
-use olmsat_graph::property::types;
 use serde_json::{json, Value};
 
 /// An `operators.coreos.com/v1alpha1` Subscription.

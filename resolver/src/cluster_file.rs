@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use olmsat_graph::LoadError;
+use olmsat_catalog::LoadError;
 
 use crate::cluster::{self, ClusterError, ClusterState};
 
@@ -114,7 +114,7 @@ impl ClusterState {
         for input in inputs {
             let path = input.as_ref();
             if path == Path::new("-") {
-                let bytes = olmsat_graph::read_limited(std::io::stdin().lock(), STDIN_NAME)?;
+                let bytes = olmsat_catalog::read_limited(std::io::stdin().lock(), STDIN_NAME)?;
                 add_text(&mut state, STDIN_NAME, bytes)?;
             } else if path.is_dir() {
                 let mut files = Vec::new();
@@ -151,7 +151,7 @@ fn add_file(state: &mut ClusterState, path: &Path) -> Result<(), ClusterFileErro
         name: name.clone(),
         source,
     })?;
-    let bytes = olmsat_graph::read_limited(file, &name)?;
+    let bytes = olmsat_catalog::read_limited(file, &name)?;
     add_text(state, &name, bytes)
 }
 

@@ -3,9 +3,9 @@
 
 use std::fmt;
 
+use olmsat_catalog::declcfg::Property;
+use olmsat_catalog::property::{self, PropertyValue};
 use olmsat_encoding::location::Location;
-use olmsat_graph::declcfg::Property;
-use olmsat_graph::property::{self, PropertyValue};
 
 /// A catalog as the resolver sees it: name and namespace (`name/namespace`).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]

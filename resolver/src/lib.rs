@@ -11,13 +11,13 @@
 //!   set apart as OLM does, and [`dangling::check`] finds references that lead
 //!   nowhere.
 //! - **Catalogs**: a [`CatalogInput`] names a built catalog model
-//!   ([`olmsat_graph::Catalog::open`], [`olmsat_graph::Catalog::into_model`]).
+//!   ([`olmsat_catalog::Catalog::open`], [`olmsat_catalog::Catalog::into_model`]).
 //! - **Resolve**: [`resolve`](fn@resolve) one namespace of an [`Input`] (see [`namespaces`])
 //!   into a [`Resolution`]; [`simulate`](fn@simulate) applies each resolution and resolves
 //!   again, as OLM does one upgrade at a time, into a [`Timeline`].
 //!
 //! ```
-//! use olmsat_graph::Catalog;
+//! use olmsat_catalog::Catalog;
 //! use olmsat_resolver::{namespaces, resolve, CatalogInput, ClusterState, Input, Options, Outcome};
 //!
 //! let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/catalogs/etcd-example");

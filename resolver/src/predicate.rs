@@ -6,8 +6,8 @@
 use std::fmt;
 use std::sync::Arc;
 
-use olmsat_graph::cel_limits::{self, CelError, DataBounds};
-use olmsat_graph::property::{Gvk, PropertyValue};
+use olmsat_catalog::cel_limits::{self, CelError, DataBounds};
+use olmsat_catalog::property::{Gvk, PropertyValue};
 use olmsat_versions::range::Range;
 use serde::Deserialize;
 use serde_json::Value;
@@ -116,7 +116,7 @@ impl Predicate {
     ///
     /// ```
     /// use olmsat_resolver::predicate::Predicate;
-    /// use olmsat_graph::property::Gvk;
+    /// use olmsat_catalog::property::Gvk;
     /// let p = Predicate::Gvk(Gvk {
     ///     group: "cert-manager.io".into(),
     ///     version: "v1".into(),

@@ -5,8 +5,8 @@ use std::cell::Cell;
 use std::path::Path;
 use std::rc::Rc;
 
-use olmsat_graph::load::load_bytes;
-use olmsat_graph::model::Model;
+use olmsat_catalog::load::load_bytes;
+use olmsat_catalog::model::Model;
 use olmsat_resolver::cluster;
 use olmsat_resolver::resolve::{
     namespaces, resolve, resolve_with, CatalogInput, Input, Options, Outcome, ResolveError,

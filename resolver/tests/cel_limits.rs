@@ -3,8 +3,8 @@
 
 use std::time::Instant;
 
+use olmsat_catalog::declcfg::Property;
 use olmsat_encoding::rawjson::to_raw;
-use olmsat_graph::declcfg::Property;
 use olmsat_resolver::entry::Entry;
 use olmsat_resolver::predicate::parse_constraint;
 use serde_json::json;

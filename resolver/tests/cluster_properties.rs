@@ -3,7 +3,7 @@
 //! does not depend on the other namespaces, and a `List` holds the same state
 //! as separate documents.
 
-use olmsat_graph::Catalog;
+use olmsat_catalog::Catalog;
 use olmsat_resolver::{namespaces, resolve, CatalogInput, ClusterState, Input, Options};
 use proptest::prelude::*;
 

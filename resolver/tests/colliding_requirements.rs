@@ -11,8 +11,8 @@
 //!
 //! Fixed seed, bounded case count: the same cases run every time.
 
-use olmsat_graph::load::load_bytes;
-use olmsat_graph::model::Model;
+use olmsat_catalog::load::load_bytes;
+use olmsat_catalog::model::Model;
 use olmsat_resolver::cluster::{ClusterState, Subscription};
 use olmsat_resolver::resolve::{resolve, CatalogInput, Input, Options, Outcome};
 use proptest::prelude::*;

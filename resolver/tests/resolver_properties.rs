@@ -4,8 +4,8 @@
 //! most one bundle per package and one provider per API. A resolved answer must
 //! pass; an unsatisfiable one is confirmed by trying every set of bundles.
 
-use olmsat_graph::load::load_bytes;
-use olmsat_graph::model::Model;
+use olmsat_catalog::load::load_bytes;
+use olmsat_catalog::model::Model;
 use olmsat_resolver::cluster::{ClusterState, Subscription};
 use olmsat_resolver::resolve::{resolve, CatalogInput, Input, Options, Outcome};
 use proptest::prelude::*;

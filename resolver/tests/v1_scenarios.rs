@@ -1,8 +1,8 @@
 //! The behaviour scenarios of the OLM v1 selection semantics (rows 1–53 and the
 //! extra reference tests), each against the fixtures they name.
 
+use olmsat_catalog::load::load_bytes;
 use olmsat_encoding::location::Location;
-use olmsat_graph::load::load_bytes;
 use olmsat_resolver::v1::cluster::{Availability, Serving, NAME_LABEL};
 use olmsat_resolver::v1::selector::{LabelSelector, Requirement};
 use olmsat_resolver::v1::{

@@ -3,15 +3,22 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use olmsat_graph::{
-    find_bundles, generate_bundle, init_bundle, validate_bundle_dirs, BundleReport, DetectedBy,
-    GenerateOptions, InitOptions, InitSource as Source, MediaType, MANIFESTS,
-};
+use olmsat_bundle::find_bundles;
+use olmsat_bundle::generate_bundle;
+use olmsat_bundle::init_bundle;
+use olmsat_bundle::validate_bundle_dirs;
+use olmsat_bundle::BundleReport;
+use olmsat_bundle::DetectedBy;
+use olmsat_bundle::GenerateOptions;
+use olmsat_bundle::InitOptions;
+use olmsat_bundle::InitSource as Source;
+use olmsat_bundle::MediaType;
+use olmsat_bundle::MANIFESTS;
 use serde::Serialize;
 
+use olmsat_bundle::validate_bundle;
 use olmsat_findings::report::{Findings, Format};
-use olmsat_graph::image;
-use olmsat_graph::validate_bundle;
+use olmsat_image as image;
 
 use crate::args::{BundleGenerateArgs, BundleInitArgs, BundleValidateArgs, MediaTypeArg};
 use crate::output::{
@@ -73,9 +80,9 @@ fn expand(dirs: &[PathBuf], several: bool) -> Result<Vec<PathBuf>, Box<dyn std::
 /// Validate a bundle image: its bundle directory, and its labels against its
 /// annotations.
 fn validate_image(image: &image::Image) -> Result<BundleReport, image::ImageError> {
-    let dir = image::bundle::read(image)?;
+    let dir = olmsat_bundle::image::read(image)?;
     let mut report = validate_bundle(&dir);
-    let (errors, warnings): (Vec<_>, Vec<_>) = image::bundle::label_mismatches(image, &dir)
+    let (errors, warnings): (Vec<_>, Vec<_>) = olmsat_bundle::image::label_mismatches(image, &dir)
         .into_iter()
         .partition(|d| d.is_error());
     report.errors.extend(errors);

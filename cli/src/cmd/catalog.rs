@@ -2,8 +2,11 @@
 
 use std::collections::BTreeMap;
 
-use olmsat_graph::Diagnostic;
-use olmsat_graph::{build_catalog_from_bundles, write_catalog_dir, FromBundlesOptions, GraphMode};
+use olmsat_bundle::build_catalog_from_bundles;
+use olmsat_bundle::write_catalog_dir;
+use olmsat_bundle::FromBundlesOptions;
+use olmsat_bundle::GraphMode;
+use olmsat_catalog::Diagnostic;
 use serde::Serialize;
 
 use crate::args::{FromBundlesArgs, GraphModeArg, OldSpelling, ReportFormat};
@@ -74,7 +77,7 @@ pub fn from_bundles(args: &FromBundlesArgs) -> super::Outcome {
     let written = if args.no_validate {
         None
     } else {
-        Some(olmsat_graph::CatalogFiles::read(&[output])?.validate())
+        Some(olmsat_catalog::CatalogFiles::read(&[output])?.validate())
     };
     let (catalog_errors, catalog_warnings): (&[Diagnostic], &[Diagnostic]) = match &written {
         Some(v) => (&v.report().errors, &v.report().warnings),

@@ -5,8 +5,11 @@
 
 use std::path::Path;
 
-use olmsat_graph::load;
-use olmsat_graph::{ChannelGraph, Model, OlmEnd, Start};
+use olmsat_catalog::load;
+use olmsat_catalog::Model;
+use olmsat_graph::ChannelGraph;
+use olmsat_graph::OlmEnd;
+use olmsat_graph::Start;
 use olmsat_resolver::v1::simulate::{simulate, End};
 use olmsat_resolver::v1::{
     Catalog, CatalogContent, ClusterCatalog, ClusterExtension, Gates, InstalledBundle,
@@ -157,7 +160,7 @@ pub fn run(
                         version,
                         release: None,
                     }),
-                    location: olmsat_graph::Location::new(std::sync::Arc::from("compare-olm"), 0),
+                    location: olmsat_catalog::Location::new(std::sync::Arc::from("compare-olm"), 0),
                 };
                 let t = simulate(&catalogs, &ext, Gates::default(), MAX_HOPS);
                 let v1_path: Vec<String> = t.hops.iter().map(|h| h.to.clone()).collect();

@@ -3,9 +3,9 @@
 use std::io::Write;
 
 use clap::{Args as ClapArgs, ValueEnum};
-use olmsat_graph::diff::{self, report, DiffError, Options};
-use olmsat_graph::load::Loaded;
-use olmsat_graph::source::{Input, SourceError};
+use olmsat_catalog::load::Loaded;
+use olmsat_diff::{self as diff, report, DiffError, Options};
+use olmsat_input::{Input, SourceError};
 
 use crate::output::{eprint_diagnostics, Exit};
 
@@ -71,7 +71,7 @@ fn rules(names: &[String]) -> Result<Vec<diff::Rule>, String> {
         .map(|n| {
             diff::Rule::from_name(n).ok_or_else(|| {
                 let all: Vec<&str> = diff::Rule::ALL.iter().map(|r| r.name()).collect();
-                match olmsat_graph::closest(n, all.iter().copied()).first() {
+                match olmsat_findings::suggest::closest(n, all.iter().copied()).first() {
                     Some(c) => format!("unknown diff rule {n:?} (did you mean {c:?}?)"),
                     None => format!("unknown diff rule {n:?}; the rules: {}", all.join(", ")),
                 }

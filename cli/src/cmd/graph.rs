@@ -5,8 +5,13 @@ use std::process::{Command, Stdio};
 
 use std::path::Path;
 
+use olmsat_graph::dot_text;
+use olmsat_graph::draw;
 use olmsat_graph::export::split;
-use olmsat_graph::{dot_text, draw, DrawFormat, DrawOptions, Drawing, EdgeView};
+use olmsat_graph::DrawFormat;
+use olmsat_graph::DrawOptions;
+use olmsat_graph::Drawing;
+use olmsat_graph::EdgeView;
 
 use crate::args::{GraphArgs, GraphFormat};
 use crate::output::Exit;
@@ -108,7 +113,7 @@ fn extension(format: GraphFormat) -> &'static str {
 
 /// Draw and write; the drawing (a few large vectors) is freed on return.
 fn write_drawing(
-    catalog: &olmsat_graph::Catalog,
+    catalog: &olmsat_catalog::Catalog,
     opts: &DrawOptions<'_>,
     format: GraphFormat,
     split: Option<(&Path, bool)>,

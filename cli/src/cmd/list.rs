@@ -1,6 +1,9 @@
 //! `olmsat list`
 
-use olmsat_graph::{align_columns as align, list_bundles, list_channels, list_packages};
+use olmsat_catalog::align_columns as align;
+use olmsat_catalog::list_bundles;
+use olmsat_catalog::list_channels;
+use olmsat_catalog::list_packages;
 use serde::Serialize;
 
 use crate::args::{ListArgs, ListWhat, ReportFormat};

@@ -59,9 +59,9 @@ pub fn run(command: &Command) -> Outcome {
 pub fn open_catalog(
     path: &std::path::Path,
     package: Option<&str>,
-) -> Result<Option<olmsat_graph::Catalog>, olmsat_graph::LoadError> {
+) -> Result<Option<olmsat_catalog::Catalog>, olmsat_catalog::LoadError> {
     use crate::timings::timed;
-    use olmsat_graph::CatalogFiles;
+    use olmsat_catalog::CatalogFiles;
     // A template named explicitly: the catalog it renders to.
     let rendered = match template::load_if_template(path) {
         Ok(r) => r,

@@ -2,14 +2,20 @@
 
 use std::io::Write;
 
-use olmsat_graph::{
-    is_bundle_dir, migrate_to_csv_metadata, render_bundle_dir, write, CatalogFiles,
-    DeclarativeConfig, Diagnostic, Format, ImageTemplate, RenderOptions,
-};
+use olmsat_bundle::is_bundle_dir;
+use olmsat_bundle::migrate_to_csv_metadata;
+use olmsat_bundle::render_bundle_dir;
+use olmsat_bundle::ImageTemplate;
+use olmsat_bundle::RenderOptions;
+use olmsat_catalog::write;
+use olmsat_catalog::CatalogFiles;
+use olmsat_catalog::DeclarativeConfig;
+use olmsat_catalog::Diagnostic;
+use olmsat_catalog::Format;
 
-use olmsat_graph::image;
-use olmsat_graph::load::load_sources;
-use olmsat_graph::render_bundle;
+use olmsat_bundle::render_bundle;
+use olmsat_catalog::load::load_sources;
+use olmsat_image as image;
 
 use crate::args::{MigrateLevel, RenderArgs, RenderFormat};
 use crate::output::{eprint_diagnostics, Exit};
@@ -47,7 +53,7 @@ pub fn run(args: &RenderArgs) -> super::Outcome {
     for p in &args.paths {
         if let Some(img) = p.to_str().map(image::open_arg).transpose()?.flatten() {
             if let image::Kind::Bundle { .. } = img.kind {
-                let dir = image::bundle::read(&img)?;
+                let dir = olmsat_bundle::image::read(&img)?;
                 let mut opts = opts.clone();
                 if opts.image_template.is_none() {
                     opts.image_template = Some(ImageTemplate::literal(&img.reference()));
@@ -63,9 +69,9 @@ pub fn run(args: &RenderArgs) -> super::Outcome {
                 diags.extend(outcome.diagnostics);
                 config.bundles.extend(outcome.bundle);
             } else {
-                let sources = image::catalog::sources(&img)?;
+                let sources = olmsat_catalog::load::image::sources(&img)?;
                 let loaded = timed("read+parse", || {
-                    load_sources(sources, &olmsat_graph::load::Options::default())
+                    load_sources(sources, &olmsat_catalog::load::Options::default())
                 });
                 let mut read = loaded.config;
                 if opts.csv_metadata {

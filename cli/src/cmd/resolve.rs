@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use olmsat_graph::{CatalogFiles, Location};
+use olmsat_catalog::CatalogFiles;
+use olmsat_catalog::Location;
 use olmsat_resolver::{
     dangling, join_messages, missing_catalogs, namespaces, resolve, CatalogInput, Cause,
     ClusterFileError, ClusterState, Dangling, End, Input, Operator, Options, Outcome, Reason,
@@ -145,13 +146,14 @@ fn subscription(
     let source = match catalog {
         Some(c) => {
             if !given.contains(&c) {
-                let near: Vec<String> = olmsat_graph::closest(&c, given.iter().map(String::as_str))
-                    .into_iter()
-                    .map(str::to_owned)
-                    .collect();
+                let near: Vec<String> =
+                    olmsat_findings::suggest::closest(&c, given.iter().map(String::as_str))
+                        .into_iter()
+                        .map(str::to_owned)
+                        .collect();
                 return Err(InputError::Usage(format!(
                     "--subscribe {spec:?}: no catalog named {c:?} was given; the catalogs given: {} (give it with --catalog {c}=DIR)",
-                    olmsat_graph::join_listed(&near)
+                    olmsat_findings::suggest::join_listed(&near)
                 )));
             }
             c
@@ -165,13 +167,13 @@ fn subscription(
                     .collect();
                 names.sort_unstable();
                 names.dedup();
-                let near: Vec<String> = olmsat_graph::closest(package, names)
+                let near: Vec<String> = olmsat_findings::suggest::closest(package, names)
                     .into_iter()
                     .map(str::to_owned)
                     .collect();
                 return Err(InputError::Invalid(format!(
                     "--subscribe {spec:?}: no catalog given has package {package:?}; the closest packages: {}",
-                    olmsat_graph::join_listed(&near)
+                    olmsat_findings::suggest::join_listed(&near)
                 )));
             }
         },

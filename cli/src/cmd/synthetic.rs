@@ -2,7 +2,10 @@
 
 use std::io::Write;
 
-use olmsat_graph::{generate_synthetic, split_by_package, write, SyntheticSpec};
+use olmsat_catalog::generate_synthetic;
+use olmsat_catalog::split_by_package;
+use olmsat_catalog::write;
+use olmsat_catalog::SyntheticSpec;
 
 use crate::args::{OldSpelling, RenderFormat, SyntheticArgs};
 use crate::output::Exit;

@@ -6,14 +6,19 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use olmsat_graph::load::{self, Loaded};
-use olmsat_graph::template::error::{Failure, TemplateError};
-use olmsat_graph::template::source::{BundleSources, LookupOptions};
-use olmsat_graph::template::{self, Options, TemplateKind};
-use olmsat_graph::Diagnostic;
-use olmsat_graph::{
-    draw, write, CatalogFiles, DrawFormat, DrawOptions, Drawing, Format, ImageTemplate,
-};
+use olmsat_bundle::ImageTemplate;
+use olmsat_catalog::load::{self, Loaded};
+use olmsat_catalog::write;
+use olmsat_catalog::CatalogFiles;
+use olmsat_catalog::Diagnostic;
+use olmsat_catalog::Format;
+use olmsat_graph::draw;
+use olmsat_graph::DrawFormat;
+use olmsat_graph::DrawOptions;
+use olmsat_graph::Drawing;
+use olmsat_template::error::{Failure, TemplateError};
+use olmsat_template::source::{BundleSources, LookupOptions};
+use olmsat_template::{self as template, Options, TemplateKind};
 
 use crate::args::{
     ConvertTemplateArgs, MigrateLevel, RenderFormat, RenderTemplateArgs, SemverLinking,

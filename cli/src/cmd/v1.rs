@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use olmsat_graph::load;
-use olmsat_graph::Location;
+use olmsat_catalog::load;
+use olmsat_catalog::Location;
 use olmsat_resolver::v1::conditions::{conditions, Condition};
 use olmsat_resolver::v1::resolve::{Explanation, Step};
 use olmsat_resolver::v1::simulate::{self, End, Hop};
@@ -546,7 +546,7 @@ pub fn path(req: &PathRequest<'_>) -> Result<Exit, Box<dyn std::error::Error>> {
     };
     let Some(slice) = content.package(req.package) else {
         let known: Vec<&str> = content.package_names().collect();
-        let near = olmsat_graph::closest(req.package, known.iter().copied());
+        let near = olmsat_findings::suggest::closest(req.package, known.iter().copied());
         let hint = if near.is_empty() {
             String::new()
         } else {

@@ -1,7 +1,7 @@
 //! `olmsat validate`
 
+use olmsat_catalog::CatalogFiles;
 use olmsat_findings::report::{Findings, Format};
-use olmsat_graph::CatalogFiles;
 use serde::Serialize;
 
 use crate::args::ValidateArgs;
@@ -32,7 +32,7 @@ impl<'a> JsonReport<'a> {
 /// catalog it renders to (an `Err` exit when it cannot be rendered).
 fn read(
     paths: &[std::path::PathBuf],
-) -> Result<Result<CatalogFiles, Exit>, olmsat_graph::LoadError> {
+) -> Result<Result<CatalogFiles, Exit>, olmsat_catalog::LoadError> {
     let mut rendered = Vec::new();
     for p in paths {
         match super::template::load_if_template(p) {
@@ -44,7 +44,7 @@ fn read(
     if rendered.is_empty() {
         return CatalogFiles::read(paths).map(Ok);
     }
-    let mut config = olmsat_graph::DeclarativeConfig::default();
+    let mut config = olmsat_catalog::DeclarativeConfig::default();
     let mut diagnostics = Vec::new();
     for p in paths {
         let (c, d) = match rendered.iter().position(|(q, _)| *q == p) {

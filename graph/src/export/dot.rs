@@ -674,8 +674,8 @@ mod tests {
     use super::*;
     use crate::export::style::{DEPRECATED_FILL, LEGACY_DEPRECATED_FILL};
     use crate::export::DrawOptions;
-    use crate::model::{Deprecations, Model};
     use crate::upgrade::fixture::package_with;
+    use olmsat_catalog::model::{Deprecations, Model};
 
     #[test]
     fn quoting_renders_any_name_literally() {

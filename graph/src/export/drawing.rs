@@ -7,8 +7,8 @@ use petgraph::graph::{EdgeIndex, NodeIndex};
 
 use super::fold::{shown_edges, EdgeView};
 use super::minimum_edge::{MinimumEdge, MinimumEdgeError};
-use crate::model::{Model, Package};
 use crate::upgrade::{select, ChannelGraph, OlmPath, SelectError, Start, StartError, TooManyEdges};
+use olmsat_catalog::model::{Model, Package};
 use olmsat_findings::suggest;
 
 /// What to draw.

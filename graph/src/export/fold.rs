@@ -278,8 +278,8 @@ fn reach_beyond(n: usize, pairs: &[(usize, usize)]) -> Option<Bits> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Model;
     use crate::upgrade::fixture::package;
+    use olmsat_catalog::model::Model;
 
     fn names(g: &ChannelGraph<'_>, edges: &[EdgeIndex]) -> Vec<String> {
         edges

@@ -297,8 +297,8 @@ pub fn write(drawing: &Drawing<'_>, w: &mut impl Write) -> io::Result<()> {
 mod tests {
     use super::*;
     use crate::export::{DrawOptions, Drawing};
-    use crate::model::Model;
     use crate::upgrade::fixture::package;
+    use olmsat_catalog::model::Model;
 
     #[test]
     fn nodes_edges_and_paths() {

@@ -234,8 +234,8 @@ pub fn write(drawing: &Drawing<'_>, w: &mut impl Write) -> io::Result<()> {
 mod tests {
     use super::*;
     use crate::export::{DrawOptions, Drawing};
-    use crate::model::{Deprecations, Model};
     use crate::upgrade::fixture::package_with;
+    use olmsat_catalog::model::{Deprecations, Model};
 
     #[test]
     fn ids_and_labels_are_escaped() {

@@ -13,8 +13,8 @@
 
 use petgraph::graph::{EdgeIndex, NodeIndex};
 
-use crate::model::{Model, Package};
 use crate::upgrade::{ChannelGraph, EdgeKind, Presence};
+use olmsat_catalog::model::{Model, Package};
 use olmsat_versions::range::Range;
 use olmsat_versions::version;
 

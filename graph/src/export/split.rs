@@ -159,8 +159,8 @@ fn index_markdown(files: &[SplitFile]) -> String {
 mod tests {
     use super::*;
     use crate::export::{DrawOptions, Drawing, EdgeView};
-    use crate::model::Model;
     use crate::upgrade::fixture::package;
+    use olmsat_catalog::model::Model;
 
     #[test]
     fn safe_names() {

@@ -103,8 +103,8 @@ impl PathMarks {
 mod tests {
     use super::*;
     use crate::export::{DrawOptions, Drawing};
-    use crate::model::{Deprecations, Model};
     use crate::upgrade::fixture::package_with;
+    use olmsat_catalog::model::{Deprecations, Model};
 
     #[test]
     fn marks_path_and_deprecations() {

@@ -11,7 +11,7 @@
 //!
 //! ```
 //! use olmsat_graph::path::{answer, PathQuery};
-//! use olmsat_graph::Catalog;
+//! use olmsat_catalog::Catalog;
 //!
 //! let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/catalogs/etcd-example");
 //! let catalog = Catalog::open(&[dir]).expect("a valid catalog");
@@ -28,9 +28,10 @@ mod why;
 
 use serde::Serialize;
 
-use crate::catalog::{Catalog, ChannelError};
+use crate::channels::ChannelError;
 use crate::export::json::PathStep;
 use crate::upgrade::{OlmEnd, StartError};
+use olmsat_catalog::Catalog;
 use olmsat_encoding::Location;
 
 pub use why::{JsonBlocked, JsonElsewhere, JsonEntry, JsonLead, JsonWhy};
@@ -296,7 +297,7 @@ pub fn answer(catalog: &Catalog, query: &PathQuery) -> PathAnswer {
         match view::answer(&ask, channel.as_deref()) {
             Ok(c) => out.channels.push(c),
             Err(f) => {
-                out.failure = Some(f);
+                out.failure = Some(*f);
                 break;
             }
         }

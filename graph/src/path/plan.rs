@@ -1,8 +1,9 @@
 //! Which channels a path question is answered in, and where the upgrade
 //! starts in each.
 
-use crate::catalog::Catalog;
+use crate::channels::ChannelGraphs;
 use crate::upgrade::{ChannelGraph, Presence, Start, StartError, StartMatch};
+use olmsat_catalog::Catalog;
 
 use super::{end_word, JsonElsewhere, PathQuery};
 

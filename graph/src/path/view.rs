@@ -4,7 +4,8 @@
 
 use std::fmt::Write as _;
 
-use crate::catalog::target_node;
+use crate::channels::target_node;
+use crate::channels::ChannelGraphs;
 use crate::export::json::PathStep;
 use crate::upgrade::{ChannelGraph, NodeIndex, OlmEnd, Start, StartMatch, Step};
 
@@ -47,11 +48,16 @@ fn notes(g: &ChannelGraph<'_>) -> Vec<String> {
 }
 
 /// The answer in one channel (the default one when `None`).
-pub(crate) fn answer(ask: &Ask<'_>, channel: Option<&str>) -> Result<ChannelPath, PathFailure> {
+pub(crate) fn answer(
+    ask: &Ask<'_>,
+    channel: Option<&str>,
+) -> Result<ChannelPath, Box<PathFailure>> {
     let (catalog, query) = (ask.catalog, ask.query);
-    let fail = |error: PathError| PathFailure {
-        heading: None,
-        error,
+    let fail = |error: PathError| {
+        Box::new(PathFailure {
+            heading: None,
+            error,
+        })
     };
     let g = catalog
         .channel_graph(&query.package, channel)
@@ -113,13 +119,13 @@ pub(crate) fn answer(ask: &Ask<'_>, channel: Option<&str>) -> Result<ChannelPath
                 .error
                 .as_ref()
                 .map_or_else(|| "it is empty".to_owned(), ToString::to_string);
-            return Err(PathFailure {
+            return Err(Box::new(PathFailure {
                 heading: Some(heading),
                 error: PathError::NoHead {
                     channel: channel.name.clone(),
                     why,
                 },
-            });
+            }));
         }
     };
     Ok(ChannelPath {

@@ -4,8 +4,8 @@
 use olmsat_versions::range::Op;
 use serde::Serialize;
 
-use crate::declcfg::ChannelEntry;
 use crate::upgrade::{ChannelGraph, NodeIndex, NotOffered, Start, Stuck, Unreachable};
+use olmsat_catalog::declcfg::ChannelEntry;
 
 /// An entry of a channel with where it is declared.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -9,7 +9,7 @@ use petgraph::graph::NodeIndex;
 use super::graph::ChannelGraph;
 use super::query::{NotOffered, Step};
 use super::start::Start;
-use crate::declcfg::ChannelEntry;
+use olmsat_catalog::declcfg::ChannelEntry;
 
 /// An entry that would take the stuck bundle, and why OLM v0 never offers it.
 #[derive(Debug, Clone)]
@@ -159,7 +159,7 @@ mod tests {
     use super::*;
     use crate::upgrade::fixture::{package, stable};
 
-    fn graph(p: &crate::model::Package) -> ChannelGraph<'_> {
+    fn graph(p: &olmsat_catalog::model::Package) -> ChannelGraph<'_> {
         ChannelGraph::build(p, stable(p))
     }
 

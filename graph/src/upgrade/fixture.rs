@@ -1,17 +1,16 @@
 //! Hand-made packages for the upgrade-graph tests.
 //!
 //! Each spec string is one bundle: `[flags]name[@version][<replaces][|skip1,skip2][;skipRange]`
-//! (the `<` and `|` parts are the shorthand of `chain::tests::entries`). Flags:
+//! (the `<` and `|` parts are the shorthand of the chain tests, read by [`entry`]). Flags:
 //! `!` the bundle is not in channel `stable` (it is in channel `other`), `^` it
 //! carries the legacy `olm.deprecated` property. Entry `i` of `stable` is at
 //! line `i + 1` of file `stable.yaml`.
 
 use std::sync::Arc;
 
-use crate::chain;
-use crate::declcfg::ChannelEntry;
-use crate::model::{Bundle, Channel, Deprecations, Package};
-use crate::property::PropertyValue;
+use olmsat_catalog::declcfg::ChannelEntry;
+use olmsat_catalog::model::{Bundle, Channel, Deprecations, Package};
+use olmsat_catalog::property::PropertyValue;
 use olmsat_encoding::location::Location;
 
 struct Spec {
@@ -47,7 +46,7 @@ fn parse(spec: &str) -> Spec {
         None => (head, None),
     };
     let shorthand = format!("{name}{edges}");
-    let mut entry = chain::tests::entries(&[shorthand.as_str()]).remove(0);
+    let mut entry = entry(&shorthand);
     entry.skip_range = range;
     Spec {
         in_stable,
@@ -118,4 +117,24 @@ pub(crate) fn package_with(specs: &[&str], deprecations: Deprecations) -> Packag
 /// The `stable` channel of a fixture package.
 pub(crate) fn stable(p: &Package) -> &Channel {
     &p.channels()[p.channels().len() - 1]
+}
+
+/// A channel entry from the chain tests' shorthand: `name`, `name<replaced`,
+/// `name|skip1,skip2` or `name<replaced|skip1`.
+fn entry(spec: &str) -> ChannelEntry {
+    let (rest, skips) = match spec.split_once('|') {
+        Some((r, k)) => (r, k.split(',').map(str::to_owned).collect()),
+        None => (spec, Vec::new()),
+    };
+    let (name, replaces) = match rest.split_once('<') {
+        Some((n, r)) => (n, Some(r.to_owned())),
+        None => (rest, None),
+    };
+    ChannelEntry {
+        name: name.to_owned(),
+        replaces,
+        skips,
+        skip_range: None,
+        location: olmsat_catalog::Location::new(std::sync::Arc::from("t"), 0),
+    }
 }

@@ -15,10 +15,10 @@ use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 use rayon::prelude::*;
 
-use crate::chain::ChainAnalysis;
-use crate::declcfg::ChannelEntry;
-use crate::model::{Bundle, Channel, Package};
-use crate::name_index::NameIndex;
+use olmsat_catalog::chain::ChainAnalysis;
+use olmsat_catalog::declcfg::ChannelEntry;
+use olmsat_catalog::model::{Bundle, Channel, Package};
+use olmsat_catalog::name_index::NameIndex;
 use olmsat_encoding::location::Location;
 use olmsat_versions::index::VersionIndex;
 use olmsat_versions::range::{Range, RangeError};

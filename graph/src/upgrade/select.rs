@@ -1,7 +1,7 @@
 //! Finding a package and a channel by name, with the closest names listed
 //! when they do not exist.
 
-use crate::model::{Channel, Model, Package};
+use olmsat_catalog::model::{Channel, Model, Package};
 use olmsat_findings::suggest;
 
 /// A package or channel that is not there.

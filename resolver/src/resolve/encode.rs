@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use olmsat_graph::property::{Gvk, PropertyValue};
+use olmsat_catalog::property::{Gvk, PropertyValue};
 
 use super::world::{sort_channel, World};
 use super::ResolveError;
@@ -449,7 +449,7 @@ impl<'w> Builder<'w> {
                     "no catalog named {:?} was given; give its content with --catalog {}=DIR (given: {})",
                     sub.source,
                     sub.source,
-                    olmsat_graph::join_listed(&given)
+                    olmsat_findings::suggest::join_listed(&given)
                 ));
             };
             let ns = &c.key.namespace;
@@ -473,14 +473,14 @@ impl<'w> Builder<'w> {
                 .iter()
                 .map(|&x| w.entries[x].package.as_str())
                 .collect();
-            let near: Vec<String> = olmsat_graph::closest(&sub.package, names)
+            let near: Vec<String> = olmsat_findings::suggest::closest(&sub.package, names)
                 .into_iter()
                 .map(str::to_owned)
                 .collect();
             return Some(format!(
                 "catalog {:?} has these packages, closest first: {}",
                 sub.source,
-                olmsat_graph::join_listed(&near)
+                olmsat_findings::suggest::join_listed(&near)
             ));
         }
         let in_package = || {
@@ -491,7 +491,7 @@ impl<'w> Builder<'w> {
         };
         if nch == 0 {
             let names: BTreeSet<&str> = in_package().map(|en| en.channel.as_str()).collect();
-            let near: Vec<String> = olmsat_graph::closest(&sub.channel, names)
+            let near: Vec<String> = olmsat_findings::suggest::closest(&sub.channel, names)
                 .into_iter()
                 .map(str::to_owned)
                 .collect();
@@ -502,21 +502,21 @@ impl<'w> Builder<'w> {
             return Some(format!(
                 "package {} has these channels, closest first: {}{default}",
                 sub.package,
-                olmsat_graph::join_listed(&near)
+                olmsat_findings::suggest::join_listed(&near)
             ));
         }
         let names: BTreeSet<&str> = in_package()
             .filter(|en| sub.channel.is_empty() || en.channel == sub.channel)
             .map(|en| en.name.as_str())
             .collect();
-        let near: Vec<String> = olmsat_graph::closest(&sub.starting_csv, names)
+        let near: Vec<String> = olmsat_findings::suggest::closest(&sub.starting_csv, names)
             .into_iter()
             .map(str::to_owned)
             .collect();
         Some(format!(
             "startingCSV {} is not an entry there; the entries, closest first: {}",
             sub.starting_csv,
-            olmsat_graph::join_listed(&near)
+            olmsat_findings::suggest::join_listed(&near)
         ))
     }
 

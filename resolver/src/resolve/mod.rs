@@ -18,7 +18,7 @@ mod world;
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
-use olmsat_graph::model::Model;
+use olmsat_catalog::model::Model;
 use serde::Serialize;
 
 use crate::cluster::{ClusterState, Subscription};

@@ -5,8 +5,8 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use olmsat_catalog::property::{types, Gvk, PropertyValue};
 use olmsat_encoding::rawjson::to_raw;
-use olmsat_graph::property::{types, Gvk, PropertyValue};
 
 use super::{CatalogInput, Input, ResolveError};
 use crate::cluster::Subscription;
@@ -160,7 +160,7 @@ impl World {
                     .iter()
                     .any(|v| matches!(v, PropertyValue::Package { .. }))
             {
-                properties.push(olmsat_graph::declcfg::Property {
+                properties.push(olmsat_catalog::declcfg::Property {
                     type_: types::PACKAGE.to_owned(),
                     value: to_raw(&serde_json::json!({
                         "packageName": package,

@@ -10,8 +10,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use olmsat_graph::declcfg::{DeclarativeConfig, Property};
-use olmsat_graph::property::types;
+use olmsat_catalog::declcfg::{DeclarativeConfig, Property};
+use olmsat_catalog::property::types;
 use olmsat_versions::range::Range;
 use olmsat_versions::version::{self, Release, VersionRelease};
 use serde_json::Value;

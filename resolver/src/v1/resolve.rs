@@ -4,7 +4,7 @@
 
 use std::cmp::Ordering;
 
-use olmsat_graph::property::types;
+use olmsat_catalog::property::types;
 use olmsat_versions::masterminds::Constraints;
 use olmsat_versions::version::VersionRelease;
 use serde::Serialize;

@@ -6,8 +6,8 @@ use std::collections::BTreeSet;
 use proptest::prelude::*;
 
 use super::*;
-use crate::model::{Channel, Package};
 use crate::upgrade::fixture::{package, stable};
+use olmsat_catalog::model::{Channel, Package};
 use olmsat_versions::range::Range;
 
 const VERSIONS: &[&str] = &[

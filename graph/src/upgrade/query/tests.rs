@@ -1,8 +1,8 @@
 //! Queries on hand-made channels.
 
 use super::*;
-use crate::model::{Deprecations, Package};
 use crate::upgrade::fixture::{package, package_with, stable};
+use olmsat_catalog::model::{Deprecations, Package};
 
 fn graph(p: &Package) -> ChannelGraph<'_> {
     ChannelGraph::build(p, stable(p))
@@ -252,7 +252,7 @@ fn replaces_cycles_do_not_trap_path_searches() {
     let g = graph(&p);
     assert!(matches!(
         g.chain().error,
-        Some(crate::chain::ChainError::Cycle(_))
+        Some(olmsat_catalog::chain::ChainError::Cycle(_))
     ));
     assert_eq!(
         shortest(&g, "c", "h"),

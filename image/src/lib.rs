@@ -1,0 +1,337 @@
+//! # olmsat-image
+//!
+//! Catalog and bundle images read from disk, offline: OCI image layouts
+//! (`oci:DIR[:REF]`, or a directory holding an `oci-layout` file), archives of
+//! them (`oci-archive:FILE[:REF]`) and `docker save` archives
+//! (`docker-archive:FILE[:REF|:@N]`). Nothing is pulled and nothing is written
+//! to disk: the layers are read in memory.
+//!
+//! - [`reference`](mod@reference): the arguments (transports, registry references refused,
+//!   platforms).
+//! - [`store`](self): the layout or archive's files and blobs, each checked
+//!   against its digest and size before use.
+//! - [`select`](self): which image of a layout, archive or multi-platform
+//!   index is read.
+//! - [`layer`]: decompression, tar entries checked for safety, whiteouts.
+//! - [`Image::tree`]: the files of the directories olmsat reads; the catalog
+//!   loader (`olmsat_catalog::load::image`) and the bundle reader
+//!   (`olmsat_bundle::image`) read them from there. Nothing here knows what a
+//!   catalog or a bundle is beyond the labels naming their directories.
+//! - [`Limits`]: what reading one image may cost.
+
+#![deny(missing_docs)]
+
+mod error;
+pub mod layer;
+mod limits;
+pub mod reference;
+mod select;
+mod store;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::{Mutex, RwLock};
+
+pub use error::ImageError;
+pub use layer::{FileTree, Node};
+pub use limits::Limits;
+pub use reference::{ImageSpec, Platform, Selector, Transport};
+
+/// The label naming a catalog image's catalog directory.
+pub const CONFIGS_LABEL: &str = "operators.operatorframework.io.index.configs.v1";
+/// The catalog directory when the label is absent.
+pub const DEFAULT_CONFIGS: &str = "/configs";
+/// The prefix of the bundle image labels.
+pub const BUNDLE_LABEL_PREFIX: &str = "operators.operatorframework.io.bundle.";
+/// The bundle label naming the manifests directory.
+pub const MANIFESTS_LABEL: &str = "operators.operatorframework.io.bundle.manifests.v1";
+/// The bundle label naming the metadata directory.
+pub const METADATA_LABEL: &str = "operators.operatorframework.io.bundle.metadata.v1";
+/// The OCI annotation naming an image of a layout.
+pub const REF_NAME: &str = "org.opencontainers.image.ref.name";
+
+/// How to read images: the platform picked from multi-platform indexes, and
+/// the limits.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Options {
+    /// The platform read from a multi-platform index (default linux/amd64).
+    pub platform: Platform,
+    /// The bounds on reading.
+    pub limits: Limits,
+}
+
+static OPTIONS: RwLock<Option<Options>> = RwLock::new(None);
+static NOTE_SINK: Mutex<Option<fn(&str)>> = Mutex::new(None);
+
+/// Set the options images named as catalog or bundle paths are read with
+/// (the command line's global `--platform`).
+pub fn set_options(options: Options) {
+    if let Ok(mut o) = OPTIONS.write() {
+        *o = Some(options);
+    }
+}
+
+/// The options set with [`set_options`], or the defaults.
+pub fn options() -> Options {
+    OPTIONS
+        .read()
+        .ok()
+        .and_then(|o| o.clone())
+        .unwrap_or_default()
+}
+
+/// Where notes about images read go (the command line prints them on
+/// standard error): which platform of a multi-platform index was read.
+pub fn set_note_sink(sink: fn(&str)) {
+    if let Ok(mut s) = NOTE_SINK.lock() {
+        *s = Some(sink);
+    }
+}
+
+fn note(text: &str) {
+    if let Some(sink) = NOTE_SINK.lock().ok().and_then(|s| *s) {
+        sink(text);
+    }
+}
+
+/// What an image holds, by its labels (or, without them, its directories).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Kind {
+    /// A catalog image: the catalog directory (no leading `/`).
+    Catalog {
+        /// The directory, relative to the image's root.
+        dir: String,
+        /// Whether the configs label named it (else the default).
+        labelled: bool,
+    },
+    /// A bundle image: its manifests and metadata directories.
+    Bundle {
+        /// The manifests directory, relative to the root.
+        manifests: String,
+        /// The metadata directory, relative to the root.
+        metadata: String,
+    },
+}
+
+impl Kind {
+    /// `catalog` or `bundle`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Kind::Catalog { .. } => "catalog",
+            Kind::Bundle { .. } => "bundle",
+        }
+    }
+}
+
+/// A directory named by a label, relative to the image's root.
+fn label_dir(value: &str) -> String {
+    value.trim_matches('/').to_owned()
+}
+
+/// An image read from disk: its labels, which image and platform it is, and
+/// the files of the directories olmsat reads.
+#[derive(Debug, Clone)]
+pub struct Image {
+    /// The image as named on the command line (normalised), e.g.
+    /// `oci:catalog:v4.20`; locations are `NAME!/path`.
+    pub name: String,
+    /// The config's labels.
+    pub labels: BTreeMap<String, String>,
+    /// The digest of the image's manifest (docker-archive: of its config).
+    pub digest: String,
+    /// The name it was saved under (`org.opencontainers.image.ref.name`, or
+    /// the docker-archive RepoTag), when it has one.
+    pub saved_name: Option<String>,
+    /// The platform read, when it was chosen from a multi-platform index.
+    pub platform: Option<Platform>,
+    /// What it holds.
+    pub kind: Kind,
+    /// The files of its catalog or bundle directories (other files are
+    /// listed without content).
+    pub tree: FileTree,
+    /// Entries skipped while reading the layers (path, why).
+    pub skipped: Vec<(String, String)>,
+}
+
+impl fmt::Display for Image {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)
+    }
+}
+
+impl Image {
+    /// Read the image `spec` names.
+    ///
+    /// # Errors
+    ///
+    /// The image cannot be found, read or trusted (see [`ImageError`]).
+    pub fn open(spec: &ImageSpec, options: &Options) -> Result<Image, ImageError> {
+        let name = spec.to_string();
+        let store = match spec.transport {
+            Transport::Oci => store::Store::dir(name.clone(), &spec.path)?,
+            Transport::OciArchive | Transport::DockerArchive => {
+                store::Store::archive(name.clone(), &spec.path, &options.limits)?
+            }
+        };
+        let chosen = match spec.transport {
+            Transport::Oci | Transport::OciArchive => {
+                select::oci(&store, spec.selector.as_ref(), options)?
+            }
+            Transport::DockerArchive => {
+                select::docker(&store, spec.selector.as_ref(), &options.limits)?
+            }
+        };
+        if let Some(text) = &chosen.note {
+            note(&format!("{name}: {text}"));
+        }
+        let labels = chosen.labels.clone();
+        // The directories whose files are kept: those the labels name, and the
+        // defaults for images without labels.
+        let mut wanted: Vec<String> = vec![
+            label_dir(DEFAULT_CONFIGS),
+            "manifests".into(),
+            "metadata".into(),
+        ];
+        for key in [CONFIGS_LABEL, MANIFESTS_LABEL, METADATA_LABEL] {
+            if let Some(v) = labels.get(key) {
+                wanted.push(label_dir(v));
+            }
+        }
+        let keep = move |rel: &str| {
+            wanted.iter().any(|w| {
+                w.is_empty()
+                    || rel
+                        .strip_prefix(w.as_str())
+                        .is_some_and(|r| r.starts_with('/'))
+            })
+        };
+        let mut reader = layer::LayerReader {
+            image: &name,
+            limits: &options.limits,
+            keep: &keep,
+            totals: Default::default(),
+            skipped: Vec::new(),
+        };
+        let mut tree = FileTree::default();
+        for l in &chosen.layers {
+            let blob = match &l.path {
+                Some(path) => store.required(path, options.limits.layer_bytes, "")?,
+                None => store.blob(&l.digest, l.size, options.limits.layer_bytes)?,
+            };
+            reader.apply(&mut tree, &l.digest, &blob, l.diff_id.as_deref())?;
+        }
+        let skipped = reader.skipped;
+        let kind = kind_of(&name, &labels, &tree)?;
+        Ok(Image {
+            name,
+            labels,
+            digest: chosen.digest,
+            saved_name: chosen.saved_name,
+            platform: chosen.platform,
+            kind,
+            tree,
+            skipped,
+        })
+    }
+
+    /// The name of a file of the image in locations: `NAME!/path`.
+    pub fn location_name(&self, rel: &str) -> String {
+        format!("{}!/{}", self.name, rel)
+    }
+
+    /// The reference a bundle rendered from this image gets: the name it was
+    /// saved under when that is a full reference, else `NAME@DIGEST` after
+    /// the saved name (or the layout's or archive's file name).
+    pub fn reference(&self) -> String {
+        if let Some(n) = &self.saved_name {
+            if reference::registry_reference(n).is_some() {
+                return n.clone();
+            }
+        }
+        let base = match &self.saved_name {
+            Some(n) => n.clone(),
+            None => {
+                let path = self
+                    .name
+                    .split_once(':')
+                    .map_or(self.name.as_str(), |(_, p)| p);
+                let path = path.split(':').next().unwrap_or(path);
+                std::path::Path::new(path)
+                    .file_name()
+                    .map(|f| f.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            }
+        };
+        format!("{base}@{}", self.digest)
+    }
+}
+
+/// What the image holds: by its labels, else by its directories.
+fn kind_of(
+    name: &str,
+    labels: &BTreeMap<String, String>,
+    tree: &FileTree,
+) -> Result<Kind, ImageError> {
+    if let Some(dir) = labels.get(CONFIGS_LABEL) {
+        let dir = label_dir(dir);
+        if !tree.is_dir(&dir) {
+            return Err(ImageError::NoConfigs {
+                image: name.to_owned(),
+                dir: format!("/{dir}"),
+                label: CONFIGS_LABEL.to_owned(),
+            });
+        }
+        return Ok(Kind::Catalog {
+            dir,
+            labelled: true,
+        });
+    }
+    let bundle_labels = labels.keys().any(|k| k.starts_with(BUNDLE_LABEL_PREFIX));
+    let dir_of = |key: &str, default: &str| {
+        labels
+            .get(key)
+            .map(|v| label_dir(v))
+            .unwrap_or_else(|| default.to_owned())
+    };
+    let manifests = dir_of(MANIFESTS_LABEL, "manifests");
+    let metadata = dir_of(METADATA_LABEL, "metadata");
+    let configs = label_dir(DEFAULT_CONFIGS);
+    if !bundle_labels && tree.is_dir(&configs) {
+        return Ok(Kind::Catalog {
+            dir: configs,
+            labelled: false,
+        });
+    }
+    if bundle_labels || (tree.is_dir(&manifests) && tree.is_dir(&metadata)) {
+        return Ok(Kind::Bundle {
+            manifests,
+            metadata,
+        });
+    }
+    Err(ImageError::UnknownKind {
+        image: name.to_owned(),
+        configs_label: CONFIGS_LABEL,
+        labels: if labels.is_empty() {
+            "none".into()
+        } else {
+            labels
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        },
+    })
+}
+
+/// Read the image an argument names, when it names one: `Ok(None)` for a
+/// plain path. Uses the options of [`set_options`].
+///
+/// # Errors
+///
+/// As [`ImageSpec::parse`] and [`Image::open`].
+pub fn open_arg(text: &str) -> Result<Option<Image>, ImageError> {
+    match ImageSpec::parse(text)? {
+        None => Ok(None),
+        Some(spec) => Image::open(&spec, &options()).map(Some),
+    }
+}
