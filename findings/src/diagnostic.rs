@@ -12,6 +12,8 @@ pub enum Severity {
     Error,
     /// Legal, but likely a mistake; fails validation only when a policy says so.
     Warning,
+    /// For the record (a change a diff reports that hurts nobody); never fails.
+    Info,
 }
 
 impl Severity {
@@ -20,6 +22,7 @@ impl Severity {
         match self {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Info => "info",
         }
     }
 }

@@ -29,4 +29,4 @@ pub mod suggest;
 
 pub use diagnostic::{Diagnostic, Severity};
 pub use olmsat_encoding::Location;
-pub use report::{Format, Policy, Rule};
+pub use report::{Allow, Format, Policy, Rule, Verdict};

@@ -21,7 +21,9 @@ pub struct Settings {
     /// Every warning fails the run.
     #[serde(default)]
     pub strict: bool,
-    /// Warning rules whose findings are dropped.
+    /// Allowed rules: `RULE` (its warnings dropped, the errors of a diff's
+    /// rule shown as allowed), or `RULE@PACKAGE[/CHANNEL]` (its findings for
+    /// that package, or channel, shown as allowed).
     #[serde(default)]
     pub allow: Vec<String>,
     /// Rules whose findings are errors.
@@ -97,10 +99,13 @@ impl Settings {
     /// if either says so; a rule `over` allows is no longer denied, and one it
     /// denies no longer allowed.
     pub fn overridden_by(self, over: &Settings) -> Settings {
+        // A rule denied on the command line is not allowed by the file, for
+        // any package.
+        let rule_of = |a: &String| a.split('@').next().unwrap_or_default().to_owned();
         let mut allow: Vec<String> = self
             .allow
             .into_iter()
-            .filter(|r| !over.deny.contains(r))
+            .filter(|r| !over.deny.contains(&rule_of(r)))
             .collect();
         let mut deny: Vec<String> = self
             .deny

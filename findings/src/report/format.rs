@@ -34,6 +34,7 @@ fn severity_style(s: Severity) -> Style {
     let color = match s {
         Severity::Error => AnsiColor::Red,
         Severity::Warning => AnsiColor::Yellow,
+        Severity::Info => AnsiColor::Cyan,
     };
     Style::new().bold().fg_color(Some(color.into()))
 }
@@ -210,6 +211,7 @@ fn sarif_level(s: Severity) -> &'static str {
     match s {
         Severity::Error => "error",
         Severity::Warning => "warning",
+        Severity::Info => "note",
     }
 }
 

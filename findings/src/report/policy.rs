@@ -1,7 +1,10 @@
 //! Which findings a run reports and which fail it: `--strict`, `--allow RULE`
-//! and `--deny RULE`, the same for every command that reports findings.
+//! (or `RULE@PACKAGE`, `RULE@PACKAGE/CHANNEL`) and `--deny RULE`, the same
+//! for every command that reports findings.
 
 use std::collections::BTreeSet;
+use std::fmt;
+use std::str::FromStr;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::report::rule::{Rule, UnknownRule};
@@ -18,35 +21,138 @@ pub enum PolicyError {
     /// One rule both allowed and denied.
     #[error("rule \"{0}\" is both allowed and denied")]
     AllowedAndDenied(Rule),
+    /// `RULE@` without a package.
+    #[error("{0:?}: an allow for one package is written RULE@PACKAGE or RULE@PACKAGE/CHANNEL")]
+    MalformedScope(String),
 }
 
-/// What to do with findings: drop the warnings of allowed rules, make the
-/// findings of denied rules errors, and with `strict` make every warning an
-/// error.
+/// An allowed rule: everywhere, or for one package (and optionally one of
+/// its channels) only — `channel-removed@clusterpulse/alpha` allows the
+/// removal of that one channel and no other.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Allow {
+    /// The rule.
+    pub rule: Rule,
+    /// The package it is allowed for (every package when `None`).
+    pub package: Option<String>,
+    /// The channel of the package it is allowed for (every channel when `None`).
+    pub channel: Option<String>,
+}
+
+impl Allow {
+    /// The rule, everywhere.
+    pub fn rule(rule: Rule) -> Allow {
+        Allow {
+            rule,
+            package: None,
+            channel: None,
+        }
+    }
+
+    /// Whether it allows a finding of `rule` about `package` and `channel`.
+    pub fn covers(&self, rule: Rule, package: Option<&str>, channel: Option<&str>) -> bool {
+        self.rule == rule
+            && self.package.as_deref().is_none_or(|p| Some(p) == package)
+            && self.channel.as_deref().is_none_or(|c| Some(c) == channel)
+    }
+
+    /// Whether it names a package.
+    pub fn is_scoped(&self) -> bool {
+        self.package.is_some()
+    }
+}
+
+impl FromStr for Allow {
+    type Err = PolicyError;
+
+    /// `RULE`, `RULE@PACKAGE` or `RULE@PACKAGE/CHANNEL`.
+    fn from_str(text: &str) -> Result<Allow, PolicyError> {
+        let (rule, scope) = match text.split_once('@') {
+            Some((r, s)) => (r, Some(s)),
+            None => (text, None),
+        };
+        let rule: Rule = rule.parse()?;
+        let (package, channel) = match scope {
+            None => (None, None),
+            Some(s) => {
+                let (p, c) = match s.split_once('/') {
+                    Some((p, c)) => (p, Some(c)),
+                    None => (s, None),
+                };
+                if p.is_empty() || c.is_some_and(str::is_empty) {
+                    return Err(PolicyError::MalformedScope(text.to_owned()));
+                }
+                (Some(p.to_owned()), c.map(str::to_owned))
+            }
+        };
+        Ok(Allow {
+            rule,
+            package,
+            channel,
+        })
+    }
+}
+
+impl fmt::Display for Allow {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.rule.id())?;
+        if let Some(p) = &self.package {
+            write!(f, "@{p}")?;
+            if let Some(c) = &self.channel {
+                write!(f, "/{c}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a policy does with one finding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Not reported: a warning (or information) of a rule allowed everywhere.
+    Dropped,
+    /// Reported with this severity.
+    Report(Severity),
+    /// Reported as allowed, by this allow: it fails nothing, and the output
+    /// says so, so that an exception for one package hides nothing else.
+    Allowed(Allow),
+}
+
+/// What to do with findings: drop the warnings of allowed rules, show the
+/// findings an allow for one package covers (or errors a rule allowed
+/// everywhere covers) as allowed, make the findings of denied rules errors,
+/// and with `strict` make every warning an error.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Policy {
     strict: bool,
-    allow: BTreeSet<Rule>,
+    allow: Vec<Allow>,
     deny: BTreeSet<Rule>,
 }
 
 impl Policy {
-    /// A policy; refuses to allow error rules, and a rule both allowed and denied.
+    /// A policy; refuses to allow the errors of rules that cannot be
+    /// allowed ([`Rule::allows_errors`]), and a rule both allowed everywhere
+    /// and denied.
     pub fn new(
         strict: bool,
-        allow: impl IntoIterator<Item = Rule>,
+        allow: impl IntoIterator<Item = Allow>,
         deny: impl IntoIterator<Item = Rule>,
     ) -> Result<Policy, PolicyError> {
-        let allow: BTreeSet<Rule> = allow.into_iter().collect();
+        let mut allow: Vec<Allow> = allow.into_iter().collect();
+        allow.sort();
+        allow.dedup();
         let deny: BTreeSet<Rule> = deny.into_iter().collect();
-        if let Some(r) = allow.iter().find(|r| deny.contains(r)) {
-            return Err(PolicyError::AllowedAndDenied(*r));
-        }
-        if let Some(r) = allow
+        if let Some(a) = allow
             .iter()
-            .find(|r| r.default_severity() == Severity::Error)
+            .find(|a| !a.is_scoped() && deny.contains(&a.rule))
         {
-            return Err(PolicyError::AllowedError(*r));
+            return Err(PolicyError::AllowedAndDenied(a.rule));
+        }
+        if let Some(a) = allow
+            .iter()
+            .find(|a| a.rule.default_severity() == Severity::Error && !a.rule.allows_errors())
+        {
+            return Err(PolicyError::AllowedError(a.rule));
         }
         Ok(Policy {
             strict,
@@ -55,20 +161,21 @@ impl Policy {
         })
     }
 
-    /// [`Policy::new`] with rules given by name.
+    /// [`Policy::new`] with rules given by name (`RULE`, `RULE@PACKAGE`,
+    /// `RULE@PACKAGE/CHANNEL` for allows).
     pub fn from_names<'a>(
         strict: bool,
         allow: impl IntoIterator<Item = &'a str>,
         deny: impl IntoIterator<Item = &'a str>,
     ) -> Result<Policy, PolicyError> {
-        let parse = |names: Vec<&str>| -> Result<Vec<Rule>, PolicyError> {
-            names
-                .into_iter()
-                .map(|n| n.parse::<Rule>().map_err(PolicyError::from))
-                .collect()
-        };
-        let allow = parse(allow.into_iter().collect())?;
-        let deny = parse(deny.into_iter().collect())?;
+        let allow = allow
+            .into_iter()
+            .map(str::parse)
+            .collect::<Result<Vec<Allow>, PolicyError>>()?;
+        let deny = deny
+            .into_iter()
+            .map(|n| n.parse::<Rule>().map_err(PolicyError::from))
+            .collect::<Result<Vec<Rule>, PolicyError>>()?;
         Policy::new(strict, allow, deny)
     }
 
@@ -77,16 +184,51 @@ impl Policy {
         self.strict
     }
 
-    /// The severity `d` has under this policy; `None` when it is dropped.
-    pub fn severity(&self, d: &Diagnostic) -> Option<Severity> {
-        if self.deny.contains(&d.rule) {
-            return Some(Severity::Error);
+    /// What the policy does with a finding of `rule` at `severity` about
+    /// `package` and `channel`.
+    pub fn verdict(
+        &self,
+        rule: Rule,
+        severity: Severity,
+        package: Option<&str>,
+        channel: Option<&str>,
+    ) -> Verdict {
+        if self.deny.contains(&rule) {
+            return Verdict::Report(Severity::Error);
         }
-        match d.severity {
-            Severity::Error => Some(Severity::Error),
-            Severity::Warning if self.allow.contains(&d.rule) => None,
-            Severity::Warning if self.strict => Some(Severity::Error),
-            Severity::Warning => Some(Severity::Warning),
+        // An allow for the package first: it says most about why.
+        let allowed = self
+            .allow
+            .iter()
+            .filter(|a| a.covers(rule, package, channel))
+            .max_by_key(|a| (a.package.is_some(), a.channel.is_some()));
+        if let Some(a) = allowed {
+            if severity == Severity::Error && !rule.allows_errors() {
+                return Verdict::Report(Severity::Error);
+            }
+            return if a.is_scoped() || severity == Severity::Error {
+                Verdict::Allowed(a.clone())
+            } else {
+                Verdict::Dropped
+            };
+        }
+        match severity {
+            Severity::Warning if self.strict => Verdict::Report(Severity::Error),
+            s => Verdict::Report(s),
+        }
+    }
+
+    /// The severity `d` has under this policy; `None` when it is dropped or
+    /// allowed.
+    pub fn severity(&self, d: &Diagnostic) -> Option<Severity> {
+        match self.verdict(
+            d.rule,
+            d.severity,
+            d.package.as_deref(),
+            d.channel.as_deref(),
+        ) {
+            Verdict::Report(s) => Some(s),
+            Verdict::Dropped | Verdict::Allowed(_) => None,
         }
     }
 
@@ -94,12 +236,18 @@ impl Policy {
     pub fn apply(&self, diagnostics: impl IntoIterator<Item = Diagnostic>) -> Findings {
         let mut out = Findings::default();
         for mut d in diagnostics {
-            match self.severity(&d) {
-                Some(s) => {
+            match self.verdict(
+                d.rule,
+                d.severity,
+                d.package.as_deref(),
+                d.channel.as_deref(),
+            ) {
+                Verdict::Report(s) => {
                     d.severity = s;
                     out.diagnostics.push(d);
                 }
-                None => out.suppressed += 1,
+                Verdict::Dropped => out.suppressed += 1,
+                Verdict::Allowed(a) => out.allowed.push((d, a)),
             }
         }
         out
@@ -113,6 +261,8 @@ pub struct Findings {
     pub diagnostics: Vec<Diagnostic>,
     /// How many warnings allowed rules dropped.
     pub suppressed: usize,
+    /// The findings reported as allowed, each with the allow that covers it.
+    pub allowed: Vec<(Diagnostic, Allow)>,
 }
 
 impl Findings {
@@ -159,7 +309,7 @@ mod tests {
 
     #[test]
     fn strict_makes_warnings_errors_and_allow_drops_them() {
-        let p = Policy::new(true, [Rule::UnknownField], []).unwrap();
+        let p = Policy::new(true, [Allow::rule(Rule::UnknownField)], []).unwrap();
         let f = p.apply(found().split_off(1));
         assert_eq!(
             severities(&f),
@@ -202,5 +352,54 @@ mod tests {
                 ..
             }))
         ));
+    }
+
+    #[test]
+    fn an_allow_for_one_package_shows_its_findings_as_allowed() {
+        let p = Policy::from_names(
+            false,
+            ["package-removed@foo", "channel-removed@bar/alpha"],
+            [],
+        )
+        .unwrap();
+        let removed = |rule, package: &str, channel: Option<&str>| {
+            let mut d = Diagnostic::new(rule, "gone").package(package);
+            d.channel = channel.map(str::to_owned);
+            d
+        };
+        let f = p.apply([
+            removed(Rule::PackageRemoved, "foo", None),
+            removed(Rule::PackageRemoved, "baz", None),
+            removed(Rule::ChannelRemoved, "bar", Some("alpha")),
+            removed(Rule::ChannelRemoved, "bar", Some("beta")),
+        ]);
+        let allowed: Vec<String> = f.allowed.iter().map(|(_, a)| a.to_string()).collect();
+        assert_eq!(
+            allowed,
+            ["package-removed@foo", "channel-removed@bar/alpha"]
+        );
+        let left: Vec<(&str, Option<&str>)> = f
+            .errors()
+            .map(|d| (d.package.as_deref().unwrap_or(""), d.channel.as_deref()))
+            .collect();
+        assert_eq!(left, [("baz", None), ("bar", Some("beta"))]);
+        assert!(!f.passed());
+    }
+
+    #[test]
+    fn the_errors_of_validation_cannot_be_allowed_even_for_one_package() {
+        assert!(matches!(
+            Policy::from_names(false, ["multiple-heads@foo"], []),
+            Err(PolicyError::AllowedError(Rule::MultipleHeads))
+        ));
+        assert!(matches!(
+            Policy::from_names(false, ["package-removed@"], []),
+            Err(PolicyError::MalformedScope(_))
+        ));
+        // A diff's error rule may be allowed everywhere: shown as allowed.
+        let p = Policy::from_names(false, ["olm-stuck"], []).unwrap();
+        let f = p.apply([Diagnostic::new(Rule::OlmStuck, "stuck").package("p")]);
+        assert!(f.passed());
+        assert_eq!(f.allowed.len(), 1);
     }
 }

@@ -22,7 +22,8 @@ macro_rules! rules {
         }
 
         impl Rule {
-            /// Every rule, in the order they are declared (load, catalog, bundle, build).
+            /// Every rule, in the order they are declared (load, catalog, bundle,
+            /// build, diff).
             pub const ALL: &'static [Rule] = &[$(Rule::$variant),*];
 
             /// The stable identifier, e.g. `multiple-heads`.
@@ -442,6 +443,120 @@ rules! {
     TemplateImageConflict = "template-image-conflict", Warning,
         "A bundle image is in two --bundles-from sources with different contents; the first is used.",
         "Remove the stale source, or order --bundles-from with the right one first.";
+    // Catalog diffs (`olmsat diff`): what a change does to the users of a package.
+    /// R0: NEW fails opm validation.
+    NewInvalid = "new-invalid", Error,
+        "NEW fails opm's validation.",
+        "Fix the validation errors of NEW (olmsat validate NEW).";
+    /// R1: an entry that reached the head in OLD no longer does in NEW.
+    Stranded = "stranded", Error,
+        "An entry that reached the channel head in OLD no longer does in NEW.",
+        "Add a replaces, skips or skipRange edge from the entry towards the head.";
+    /// R2: an entry removed from a channel with nothing upgrading from it.
+    RemovedUncovered = "removed-uncovered", Error,
+        "An entry was removed from a channel and nothing in NEW upgrades from it.",
+        "Keep the entry, or make a remaining entry skip or skipRange-match it so installed users can upgrade.";
+    /// R2 (info): an entry removed from a channel that still has an edge from it.
+    RemovedCovered = "removed-covered", Info,
+        "An entry was removed from a channel; an edge in NEW still upgrades from it.",
+        "Nothing to fix unless the change was unintended.";
+    /// R3: a channel with entries is gone.
+    ChannelRemoved = "channel-removed", Error,
+        "A channel that had entries is gone.",
+        "Restore it, or deprecate it first (olm.deprecations) so subscribers are warned.";
+    /// R3: the package is gone.
+    PackageRemoved = "package-removed", Error,
+        "A package is gone.",
+        "Restore it, or deprecate it first (olm.deprecations) so subscribers are warned.";
+    /// R4: an entry of NEW with no edge to any entry and not the head.
+    NewDeadEnd = "new-dead-end", Error,
+        "An entry of NEW has no edge to any entry and is not the head.",
+        "Give the entry an edge to a newer entry, or remove it.";
+    /// R5: the head's version went down.
+    HeadRegression = "head-regression", Warning,
+        "The channel head's version went down.",
+        "Check the head: a lower version at the head can downgrade nobody, but new installs get it.";
+    /// R6: the default channel changed.
+    DefaultChannelChanged = "default-channel-changed", Warning,
+        "The package's default channel changed.",
+        "Check that new subscriptions without a channel should get the new default.";
+    /// R7: an edge was removed while its source still reaches the head.
+    EdgeShrink = "edge-shrink", Info,
+        "An edge was removed while its source still reaches the head.",
+        "Nothing to fix unless the change was unintended.";
+    /// R8: OLM v0's path from an entry reached the head in OLD and stops short in NEW.
+    OlmStuck = "olm-stuck", Error,
+        "OLM v0's path from an entry reached the head in OLD and stops short in NEW.",
+        "Add a replaces, skips or skipRange edge from the entry towards the head.";
+    /// R9: OLM v0 reaches the same head in more steps.
+    PathLonger = "path-longer", Info,
+        "OLM v0 reaches the same head from an entry in more steps.",
+        "Nothing to fix unless the change was unintended.";
+    /// A bundle kept its name but changed image, version or properties.
+    BundleChanged = "bundle-changed", Info,
+        "A bundle kept its name but changed its image, version or properties.",
+        "A published bundle should not change; publish a new version instead.";
+}
+
+impl Rule {
+    /// Whether the rule is one of `olmsat diff`'s (R0–R9 and
+    /// `bundle-changed`).
+    pub fn is_diff(self) -> bool {
+        matches!(
+            self,
+            Rule::NewInvalid
+                | Rule::Stranded
+                | Rule::RemovedUncovered
+                | Rule::RemovedCovered
+                | Rule::ChannelRemoved
+                | Rule::PackageRemoved
+                | Rule::NewDeadEnd
+                | Rule::HeadRegression
+                | Rule::DefaultChannelChanged
+                | Rule::EdgeShrink
+                | Rule::OlmStuck
+                | Rule::PathLonger
+                | Rule::BundleChanged
+        )
+    }
+
+    /// Whether a policy may allow this rule's findings when they are errors.
+    /// A diff's findings judge what a change does to users, and a maintainer
+    /// may accept that for a deliberate change (a package removed on
+    /// purpose); the errors of validation are opm's, and a catalog that has
+    /// them does not load, so they cannot be allowed (except `new-invalid`,
+    /// which stays an error whatever the policy).
+    pub fn allows_errors(self) -> bool {
+        self.is_diff() && self != Rule::NewInvalid
+    }
+
+    /// The code of a diff rule, `R0` to `R9` (`bundle-changed`, a structural
+    /// change reported as a finding, has none; other rules neither).
+    pub fn code(self) -> Option<&'static str> {
+        Some(match self {
+            Rule::NewInvalid => "R0",
+            Rule::Stranded => "R1",
+            Rule::RemovedUncovered | Rule::RemovedCovered => "R2",
+            Rule::ChannelRemoved | Rule::PackageRemoved => "R3",
+            Rule::NewDeadEnd => "R4",
+            Rule::HeadRegression => "R5",
+            Rule::DefaultChannelChanged => "R6",
+            Rule::EdgeShrink => "R7",
+            Rule::OlmStuck => "R8",
+            Rule::PathLonger => "R9",
+            _ => return None,
+        })
+    }
+
+    /// The page documenting the rule: `docs/diff.md` for a diff's rules,
+    /// `docs/validation.md` for the others.
+    pub fn doc_page(self) -> &'static str {
+        if self.is_diff() {
+            "docs/diff.md"
+        } else {
+            "docs/validation.md"
+        }
+    }
 }
 
 impl fmt::Display for Rule {
@@ -503,12 +618,13 @@ mod tests {
 
     #[test]
     fn every_rule_is_documented() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/validation.md");
-        let doc = std::fs::read_to_string(path).unwrap_or_default();
         for r in Rule::ALL {
+            let path = format!("{}/../{}", env!("CARGO_MANIFEST_DIR"), r.doc_page());
+            let doc = std::fs::read_to_string(&path).unwrap_or_default();
             assert!(
                 doc.contains(&format!("<a id=\"{r}\"></a>`{r}`")),
-                "{r} is not in docs/validation.md"
+                "{r} is not in {}",
+                r.doc_page()
             );
         }
     }
