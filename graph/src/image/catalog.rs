@@ -1,7 +1,9 @@
 //! A catalog image as loader [`Sources`]: every file of its catalog directory,
 //! sorted by path, `.indexignore` files applied, each named
 //! `IMAGE!/configs/pkg/catalog.json` in locations. The bytes are the layers'
-//! own, in memory.
+//! own, in memory, shared with the loader (never copied). A catalog
+//! directory that is a symbolic link to another directory of the image is
+//! read from there.
 
 use std::sync::Arc;
 
@@ -14,7 +16,7 @@ use super::{Image, ImageError, Kind, Node};
 
 struct File {
     rel: String,
-    data: Arc<[u8]>,
+    data: Arc<Vec<u8>>,
 }
 
 impl TreeFile for File {
@@ -52,10 +54,14 @@ pub fn sources(image: &Image) -> Result<Sources<'static>, ImageError> {
         Diagnostic::new(Rule::ImageEntrySkipped, format!("skipped: {why}"))
             .at(&Location::new(Arc::from(image.location_name(rel)), 0))
     };
-    let prefix = if dir.is_empty() {
+    // The directory may be a symbolic link to another directory of the
+    // image: its files are read from there, named by the path the image
+    // names.
+    let real = image.tree.resolve(dir).unwrap_or_else(|_| dir.clone());
+    let prefix = if real.is_empty() {
         String::new()
     } else {
-        format!("{dir}/")
+        format!("{real}/")
     };
     for (rel, why) in &image.skipped {
         if rel.starts_with(&prefix) {
@@ -63,7 +69,7 @@ pub fn sources(image: &Image) -> Result<Sources<'static>, ImageError> {
         }
     }
     let mut files = Vec::new();
-    for (rel, node) in image.tree.below(dir) {
+    for (rel, node) in image.tree.below(&real) {
         match node {
             Node::File(data) => files.push(File {
                 rel: rel.to_owned(),
