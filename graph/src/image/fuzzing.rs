@@ -61,3 +61,77 @@ pub fn apply_layers(
         skipped: reader.skipped,
     })
 }
+
+/// A tar layer built in memory from `(path, content)` pairs: content `None`
+/// is a directory, `Some("->target")` a symbolic link, `Some("=>target")` a
+/// hard link, anything else a regular file's text. Paths and link targets
+/// are cut to the 100 bytes of a tar header's fields.
+pub fn tar(entries: &[(&[u8], Option<&[u8]>)], end_blocks: bool) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (path, content) in entries {
+        let mut h = tar::Header::new_gnu();
+        let name = &path[..path.len().min(100)];
+        h.as_old_mut().name[..name.len()].copy_from_slice(name);
+        h.set_mode(0o644);
+        let mut link = |kind: tar::EntryType, target: &[u8]| {
+            h.set_entry_type(kind);
+            let target = &target[..target.len().min(100)];
+            h.as_old_mut().linkname[..target.len()].copy_from_slice(target);
+            h.set_size(0);
+        };
+        let body: &[u8] = match content {
+            None => {
+                h.set_entry_type(tar::EntryType::Directory);
+                h.set_size(0);
+                &[]
+            }
+            Some(c) if c.starts_with(b"->") => {
+                link(tar::EntryType::Symlink, &c[2..]);
+                &[]
+            }
+            Some(c) if c.starts_with(b"=>") => {
+                link(tar::EntryType::Link, &c[2..]);
+                &[]
+            }
+            Some(c) => {
+                h.set_entry_type(tar::EntryType::Regular);
+                h.set_size(c.len() as u64);
+                c
+            }
+        };
+        h.set_cksum();
+        out.extend_from_slice(h.as_bytes());
+        out.extend_from_slice(body);
+        out.resize(out.len().div_ceil(512) * 512, 0);
+    }
+    if end_blocks {
+        out.resize(out.len() + 1024, 0);
+    }
+    out
+}
+
+/// The `sha256:HEX` digest of `bytes`.
+pub fn sha256(bytes: &[u8]) -> String {
+    use sha2::Digest as _;
+    format!("sha256:{}", super::store::hex(&sha2::Sha256::digest(bytes)))
+}
+
+/// `bytes` compressed with gzip.
+pub fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write as _;
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    // Writing to memory does not fail.
+    let _ = gz.write_all(bytes);
+    gz.finish().unwrap_or_default()
+}
+
+/// `bytes` compressed with zstd.
+pub fn zstd(bytes: &[u8]) -> Vec<u8> {
+    ruzstd::encoding::compress_to_vec(bytes, ruzstd::encoding::CompressionLevel::Fastest)
+}
+
+/// Whether a symbolic link at `rel` to `target` stays inside the image's
+/// root, as the layer reader judges it.
+pub fn link_stays_inside(rel: &str, target: &str) -> bool {
+    super::layer::link_target(rel, target).is_some()
+}
