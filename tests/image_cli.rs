@@ -909,3 +909,241 @@ fn templates_find_bundles_in_bundle_and_catalog_images() {
     assert_eq!(again.code, 0, "{}", again.stderr);
     assert!(again.stdout == r.stdout);
 }
+
+/// An OCI layout `L` in `dir` written by hand (no image tools needed): one
+/// image of the directory trees `layers` (each a tar made by `tar`), with
+/// the config's `labels`. Gives the layers' digests.
+fn hand_layout(dir: &Path, layers: &[&Path], labels: &[(&str, &str)]) -> Vec<String> {
+    let l = dir.join("L");
+    fs::create_dir_all(l.join("blobs/sha256")).unwrap();
+    fs::write(l.join("oci-layout"), r#"{"imageLayoutVersion":"1.0.0"}"#).unwrap();
+    let put = |bytes: &[u8]| -> Value {
+        let hex = sha256_hex(&dir.join("scratch"), bytes);
+        fs::write(l.join("blobs/sha256").join(&hex), bytes).unwrap();
+        serde_json::json!({"digest": format!("sha256:{hex}"), "size": bytes.len()})
+    };
+    let mut descriptors = Vec::new();
+    for (i, tree) in layers.iter().enumerate() {
+        let tar = dir.join(format!("layer{i}.tar"));
+        run(
+            tree,
+            "tar",
+            &["-cf", tar.to_str().unwrap(), "--sort=name", "."],
+        );
+        let mut d = put(&fs::read(&tar).unwrap());
+        d["mediaType"] = "application/vnd.oci.image.layer.v1.tar".into();
+        descriptors.push(d);
+    }
+    let digests: Vec<String> = descriptors
+        .iter()
+        .map(|d| d["digest"].as_str().unwrap().to_owned())
+        .collect();
+    let labels: serde_json::Map<String, Value> = labels
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), Value::from(*v)))
+        .collect();
+    let config = serde_json::json!({
+        "architecture": "amd64", "os": "linux",
+        "config": {"Labels": labels},
+        "rootfs": {"type": "layers", "diff_ids": digests},
+    });
+    let mut c = put(&serde_json::to_vec(&config).unwrap());
+    c["mediaType"] = "application/vnd.oci.image.config.v1+json".into();
+    let manifest = serde_json::json!({
+        "schemaVersion": 2,
+        "mediaType": "application/vnd.oci.image.manifest.v1+json",
+        "config": c,
+        "layers": descriptors,
+    });
+    let mut m = put(&serde_json::to_vec(&manifest).unwrap());
+    m["mediaType"] = "application/vnd.oci.image.manifest.v1+json".into();
+    let index = serde_json::json!({"schemaVersion": 2, "manifests": [m]});
+    fs::write(l.join("index.json"), serde_json::to_vec(&index).unwrap()).unwrap();
+    digests
+}
+
+/// A directory tree `dir/name` holding catalog files `(path, package)`.
+fn catalog_tree(dir: &Path, name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let root = dir.join(name);
+    for (path, pkg) in files {
+        let p = root.join(path);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, package(pkg, "1.0.0")).unwrap();
+    }
+    root
+}
+
+/// A named pipe at `path` (nothing ever writes to it).
+fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+}
+
+/// The package names `olmsat list packages` gives for `image`.
+fn packages(dir: &Path, image: &str) -> Vec<String> {
+    let r = olmsat(dir, &["list", "packages", image]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    r.stdout
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
+        .collect()
+}
+
+#[test]
+fn named_pipes_and_devices_in_a_layout_are_refused_without_waiting() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path();
+    let tree = catalog_tree(dir, "c", &[("configs/p/catalog.json", "p")]);
+    let layer = &hand_layout(dir, &[&tree], &[])[0];
+    assert_eq!(packages(dir, "oci:L"), ["p"]);
+    // index.json a named pipe: reading it would wait for a writer forever.
+    let index = dir.join("L/index.json");
+    fs::rename(&index, dir.join("index.json")).unwrap();
+    mkfifo(&index);
+    let r = olmsat(dir, &["validate", "oci:L"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(
+        r.stderr,
+        "olmsat: oci:L: L/index.json is a named pipe, not a regular file; olmsat reads only regular files from an image on disk (it never waits on a named pipe or reads a device): save the image again\n"
+    );
+    fs::remove_file(&index).unwrap();
+    fs::rename(dir.join("index.json"), &index).unwrap();
+    // The layer's blob a named pipe, then a link to /dev/zero.
+    let blob = dir.join("L/blobs/sha256").join(&layer[7..]);
+    fs::remove_file(&blob).unwrap();
+    mkfifo(&blob);
+    let r = olmsat(dir, &["validate", "oci:L"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains(&format!(
+            "oci:L: L/blobs/sha256/{} is a named pipe, not a regular file",
+            &layer[7..]
+        )),
+        "{}",
+        r.stderr
+    );
+    fs::remove_file(&blob).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &blob).unwrap();
+    let r = olmsat(dir, &["validate", "oci:L"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains(&format!(
+            "oci:L: L/blobs/sha256/{} is a symbolic link to /dev/zero, outside the layout directory",
+            &layer[7..]
+        )),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_blob_far_larger_than_its_descriptor_is_refused_by_its_size() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path();
+    let tree = catalog_tree(dir, "c", &[("configs/p/catalog.json", "p")]);
+    let layer = &hand_layout(dir, &[&tree], &[])[0];
+    let blob = dir.join("L/blobs/sha256").join(&layer[7..]);
+    let size = fs::metadata(&blob).unwrap().len();
+    // 6 GiB, sparse: reading it whole would cost gigabytes of memory.
+    fs::File::create(&blob).unwrap().set_len(6 << 30).unwrap();
+    let r = olmsat(dir, &["validate", "oci:L"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(
+        r.stderr,
+        format!("olmsat: oci:L: blob {layer}: 6442450944 bytes, where its descriptor says {size}; the image is corrupt or was modified, save it again\n")
+    );
+}
+
+#[test]
+fn a_root_opaque_whiteout_hides_the_layers_below() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path();
+    let lower = catalog_tree(
+        dir,
+        "lower",
+        &[
+            ("configs/a/catalog.json", "a"),
+            ("configs/b/catalog.json", "b"),
+        ],
+    );
+    let upper = catalog_tree(dir, "upper", &[("configs/c/catalog.json", "c")]);
+    fs::write(upper.join(".wh..wh..opq"), "").unwrap();
+    hand_layout(dir, &[&lower, &upper], &[(CONFIGS_LABEL, "/configs")]);
+    assert_eq!(packages(dir, "oci:L"), ["c"]);
+}
+
+#[test]
+fn a_catalog_directory_linked_inside_the_image_is_read_from_there() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path();
+    let files = catalog_tree(
+        dir,
+        "files",
+        &[
+            ("data/catalog/p/catalog.json", "p"),
+            ("data/catalog/q/catalog.json", "q"),
+        ],
+    );
+    let link = dir.join("link");
+    fs::create_dir_all(&link).unwrap();
+    std::os::unix::fs::symlink("data/catalog", link.join("configs")).unwrap();
+    hand_layout(dir, &[&files, &link], &[(CONFIGS_LABEL, "/configs")]);
+    assert_eq!(packages(dir, "oci:L"), ["p", "q"]);
+    let want = olmsat(dir, &["render", "files/data/catalog"]);
+    let r = olmsat(dir, &["render", "oci:L"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout, want.stdout);
+    // Locations name the directory the label names.
+    fs::write(files.join("data/catalog/q/catalog.json"), "{\"schema\":").unwrap();
+    fs::remove_dir_all(dir.join("L")).unwrap();
+    hand_layout(dir, &[&files, &link], &[(CONFIGS_LABEL, "/configs")]);
+    let r = olmsat(dir, &["validate", "oci:L"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("oci:L!/configs/q/catalog.json:1"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn bad_fields_of_an_index_are_named() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path();
+    let tree = catalog_tree(dir, "c", &[("configs/p/catalog.json", "p")]);
+    hand_layout(dir, &[&tree], &[]);
+    let index_path = dir.join("L/index.json");
+    let good: Value = serde_json::from_slice(&fs::read(&index_path).unwrap()).unwrap();
+    let digest = good["manifests"][0]["digest"].as_str().unwrap().to_owned();
+    for (field, value, needle) in [
+        (
+            "digest",
+            Value::from(format!("sha256:{}", digest[7..].to_uppercase())),
+            "field manifests[0].digest: \"sha256:",
+        ),
+        (
+            "size",
+            Value::from(-5),
+            "field manifests[0].size: -5 is negative; a size is a count of bytes, 0 or more",
+        ),
+        (
+            "mediaType",
+            Value::from(7),
+            "field manifests[0].mediaType: the number 7, where a media type string is expected",
+        ),
+    ] {
+        let mut bad = good.clone();
+        bad["manifests"][0][field] = value;
+        fs::write(&index_path, serde_json::to_vec(&bad).unwrap()).unwrap();
+        let r = olmsat(dir, &["validate", "oci:L"]);
+        assert_eq!(r.code, 2, "{}", r.stderr);
+        assert!(
+            r.stderr.starts_with("olmsat: oci:L: index index.json: ") && r.stderr.contains(needle),
+            "{field}: {}",
+            r.stderr
+        );
+        assert!(!r.stderr.contains("serde failed"), "{}", r.stderr);
+    }
+}

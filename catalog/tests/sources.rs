@@ -55,7 +55,7 @@ fn files_held_in_memory_load_as_the_same_files_on_disk() {
             let name = p.display().to_string();
             match i % 3 {
                 0 => SourceFile::from_bytes(name, t.clone()),
-                1 => SourceFile::from_shared(name, Arc::from(t.as_slice())),
+                1 => SourceFile::from_shared(name, Arc::new(t.clone())),
                 _ => SourceFile::from_bytes(name, t.as_slice()),
             }
         })

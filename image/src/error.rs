@@ -29,6 +29,38 @@ pub enum ImageError {
         #[source]
         source: std::io::Error,
     },
+    /// A file of the image that is not a regular file: a named pipe (never
+    /// waited on), a device (never read), a directory.
+    #[error("{image}: {path} is a {kind}, not a regular file; olmsat reads only regular files from an image on disk (it never waits on a named pipe or reads a device): save the image again")]
+    NotRegular {
+        /// The image.
+        image: String,
+        /// The file concerned.
+        path: String,
+        /// What it is.
+        kind: olmsat_io::FileKind,
+    },
+    /// A file of a layout directory that is a symbolic link leading outside
+    /// the layout.
+    #[error("{image}: {path} is a symbolic link to {target}, outside the layout directory; olmsat reads only the layout's own files: copy the file into the layout, or save the image again")]
+    LinkOutside {
+        /// The image.
+        image: String,
+        /// The link.
+        path: String,
+        /// Where it leads.
+        target: String,
+    },
+    /// The memory to hold a file or blob could not be had.
+    #[error("{image}: not enough memory to read {what} ({bytes} bytes); free memory, or lower the limits (see docs/images.md)")]
+    OutOfMemory {
+        /// The image.
+        image: String,
+        /// The blob or entry.
+        what: String,
+        /// The bytes asked for.
+        bytes: u64,
+    },
     /// An archive (`oci-archive`, `docker-archive`) that is not a readable tar.
     #[error("{image}: not a readable image archive ({message}); is the file truncated?")]
     Archive {
@@ -76,6 +108,21 @@ pub enum ImageError {
         name: String,
         /// The parser's message.
         message: String,
+    },
+    /// A field of an index, manifest or config whose value is not what the
+    /// OCI image specification allows.
+    #[error("{image}: {what} {name}: field {field}: {problem}; save the image again with a tool that follows the OCI image specification")]
+    Field {
+        /// The image.
+        image: String,
+        /// What the document is (`index`, `manifest`, `config`).
+        what: &'static str,
+        /// The blob or file.
+        name: String,
+        /// The field, as a path (`manifests[0].digest`).
+        field: String,
+        /// What is wrong with it, and how to fix it.
+        problem: String,
     },
     /// A media type olmsat does not read.
     #[error("{image}: blob {digest}: unsupported media type {media_type:?}")]
@@ -178,6 +225,19 @@ pub enum ImageError {
         dir: String,
         /// Where its name came from.
         label: String,
+    },
+    /// The catalog directory is a symbolic link that cannot be followed
+    /// inside the image.
+    #[error("{image}: the catalog directory {dir} (label {label}) {why}")]
+    ConfigsLink {
+        /// The image.
+        image: String,
+        /// The directory.
+        dir: String,
+        /// Where its name came from.
+        label: String,
+        /// What the link does.
+        why: String,
     },
     /// An image of another kind than the command reads.
     #[error("{image}: a {found} image, where a {wanted} is expected")]

@@ -18,8 +18,9 @@ use super::{ImageError, Limits};
 pub enum Node {
     /// A directory.
     Dir,
-    /// A regular file whose content was kept.
-    File(Arc<[u8]>),
+    /// A regular file whose content was kept: the one copy of its bytes,
+    /// shared (not copied) with whoever reads them.
+    File(Arc<Vec<u8>>),
     /// A regular file outside the directories read (its content was not kept).
     Unkept,
     /// A symbolic link and its target (never followed).
@@ -89,6 +90,54 @@ impl FileTree {
         out.into_iter().collect()
     }
 
+    /// The path `rel` leads to once the symbolic links along it are
+    /// followed, inside the tree: a link's target is read as the image's
+    /// root would be (an absolute target from the root, `..` never above the
+    /// root), at most [`MAX_LINK_HOPS`](super::limits::MAX_LINK_HOPS) links
+    /// in all.
+    ///
+    /// # Errors
+    ///
+    /// [`LinkProblem`]: a link leads outside the root, or too many links.
+    pub fn resolve(&self, rel: &str) -> Result<String, LinkProblem> {
+        let mut path: Vec<String> = rel.split('/').map(str::to_owned).collect();
+        let mut hops = 0;
+        'restart: loop {
+            let mut done: Vec<&str> = Vec::new();
+            for (i, c) in path.iter().enumerate() {
+                match c.as_str() {
+                    "" | "." => continue,
+                    ".." => {
+                        done.pop();
+                        continue;
+                    }
+                    c => done.push(c),
+                }
+                let here = done.join("/");
+                if let Some(Node::Symlink(target)) = self.nodes.get(&here) {
+                    hops += 1;
+                    if hops > super::limits::MAX_LINK_HOPS {
+                        return Err(LinkProblem::TooMany {
+                            link: here,
+                            hops: super::limits::MAX_LINK_HOPS,
+                        });
+                    }
+                    let Some(to) = link_target(&here, target) else {
+                        return Err(LinkProblem::Outside {
+                            link: here,
+                            target: target.clone(),
+                        });
+                    };
+                    let mut next: Vec<String> = to.split('/').map(str::to_owned).collect();
+                    next.extend(path[i + 1..].iter().cloned());
+                    path = next;
+                    continue 'restart;
+                }
+            }
+            return Ok(done.join("/"));
+        }
+    }
+
     /// Every path of the tree, sorted.
     pub fn paths(&self) -> impl Iterator<Item = &str> {
         self.nodes.keys().map(String::as_str)
@@ -100,6 +149,11 @@ impl FileTree {
     }
 
     fn remove_below(&mut self, rel: &str) {
+        if rel.is_empty() {
+            // The root: everything.
+            self.nodes.clear();
+            return;
+        }
         let (from, to) = below(rel);
         let doomed: Vec<String> = self.nodes.range(from..to).map(|(k, _)| k.clone()).collect();
         for k in doomed {
@@ -122,6 +176,27 @@ impl FileTree {
         }
         self.nodes.insert(rel, node);
     }
+}
+
+/// Why a path of a [`FileTree`] cannot be followed through its links.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LinkProblem {
+    /// A link whose target leads outside the image's root.
+    #[error("is reached through the symbolic link /{link} to {target:?}, which leads outside the image's root")]
+    Outside {
+        /// The link.
+        link: String,
+        /// Its target.
+        target: String,
+    },
+    /// More links than are followed (a loop, most likely).
+    #[error("is reached through more than {hops} symbolic links (the last /{link}); is there a link loop?")]
+    TooMany {
+        /// The last link met.
+        link: String,
+        /// The links followed.
+        hops: usize,
+    },
 }
 
 /// Running totals over the layers of one image, against the [`Limits`].
@@ -508,15 +583,15 @@ fn read_entries<R: Read>(
         let node = if kind.is_file() || kind.is_contiguous() {
             if (ctx.keep)(&rel) {
                 let size = entry.size();
-                if size > olmsat_encoding::limits::MAX_FILE_BYTES {
+                if size > ctx.limits.file_bytes {
                     return Err(Failure::Image(ImageError::Limit {
                         image: ctx.image.to_owned(),
                         what: format!("layer {} entry {raw:?}", ctx.digest),
-                        limit: olmsat_encoding::limits::MAX_FILE_BYTES,
+                        limit: ctx.limits.file_bytes,
                         unit: "bytes",
                     }));
                 }
-                *ctx.kept += size;
+                *ctx.kept = ctx.kept.saturating_add(size);
                 if *ctx.kept > ctx.limits.kept_bytes {
                     return Err(Failure::Image(ImageError::Limit {
                         image: ctx.image.to_owned(),
@@ -525,15 +600,29 @@ fn read_entries<R: Read>(
                         unit: "bytes",
                     }));
                 }
-                let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
-                entry.read_to_end(&mut bytes)?;
+                // The limits above were checked before any memory is taken,
+                // and memory that cannot be had is an error, not an abort.
+                let mut bytes = Vec::new();
+                if usize::try_from(size)
+                    .ok()
+                    .and_then(|n| bytes.try_reserve_exact(n).ok())
+                    .is_none()
+                {
+                    return Err(Failure::Image(ImageError::OutOfMemory {
+                        image: ctx.image.to_owned(),
+                        what: format!("layer {} entry {raw:?}", ctx.digest),
+                        bytes: size,
+                    }));
+                }
+                (&mut entry).take(size).read_to_end(&mut bytes)?;
                 if bytes.len() as u64 != size {
                     return Err(Failure::Io(io::Error::new(
                         io::ErrorKind::UnexpectedEof,
                         format!("entry {raw:?} ends early"),
                     )));
                 }
-                Node::File(Arc::from(bytes))
+                // Kept as read: shared from here on, never copied.
+                Node::File(Arc::new(bytes))
             } else {
                 Node::Unkept
             }
@@ -740,7 +829,7 @@ pub(crate) mod tests {
             let t = read(&[layer], &Limits::default()).unwrap();
             assert_eq!(
                 t.get("configs/p/catalog.json"),
-                Some(&Node::File(Arc::from(&b"{}"[..])))
+                Some(&Node::File(Arc::new(b"{}".to_vec())))
             );
         }
     }
@@ -827,7 +916,138 @@ pub(crate) mod tests {
         let mut l = tar_of(&[("a", Some("12345"))], false);
         l.truncate(512 + 5);
         let t = read(&[l], &Limits::default()).unwrap();
-        assert_eq!(t.get("a"), Some(&Node::File(Arc::from(&b"12345"[..]))));
+        assert_eq!(t.get("a"), Some(&Node::File(Arc::new(b"12345".to_vec()))));
+    }
+
+    /// A tar header for a regular file `path` claiming `size` bytes, with
+    /// no content after it.
+    fn header_only(path: &str, size: u64) -> Vec<u8> {
+        let mut h = tar::Header::new_gnu();
+        h.as_old_mut().name[..path.len()].copy_from_slice(path.as_bytes());
+        h.set_mode(0o644);
+        h.set_entry_type(tar::EntryType::Regular);
+        h.set_size(size);
+        h.set_cksum();
+        h.as_bytes().to_vec()
+    }
+
+    #[test]
+    fn a_root_opaque_whiteout_hides_every_lower_layer() {
+        let lower = tar_of(
+            &[
+                ("configs/a/catalog.json", Some("a")),
+                ("other/x", Some("x")),
+                ("top", Some("t")),
+            ],
+            true,
+        );
+        for opaque in [".wh..wh..opq", "./.wh..wh..opq"] {
+            let upper = tar_of(
+                &[(opaque, Some("")), ("configs/b/catalog.json", Some("b"))],
+                true,
+            );
+            let t = read(&[lower.clone(), upper], &Limits::default()).unwrap();
+            assert_eq!(files(&t), ["configs/b/catalog.json"], "{opaque}");
+        }
+        // In the same layer as what it hides, it hides nothing of that layer.
+        let one = tar_of(&[("a", Some("a")), (".wh..wh..opq", Some(""))], true);
+        assert_eq!(files(&read(&[one], &Limits::default()).unwrap()), ["a"]);
+    }
+
+    #[test]
+    fn kept_files_are_bounded_before_memory_is_taken() {
+        // A header claiming 3 GiB, and nothing after it: refused by the
+        // header alone (the layer is 512 bytes).
+        let e = read(&[header_only("configs/big", 3 << 30)], &Limits::default())
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "oci:t: layer sha256:0 entry \"configs/big\" passes the limit of 1073741824 bytes olmsat reads (see docs/images.md)"
+        );
+        // The total kept, before the second file's content is read.
+        let small = Limits {
+            kept_bytes: 1000,
+            ..Limits::default()
+        };
+        let mut layer = tar_of(&[("configs/a", Some(&"a".repeat(600)))], false);
+        layer.extend(header_only("configs/b", 600));
+        let e = read(&[layer], &small).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "oci:t: the files read from the image passes the limit of 1000 bytes olmsat reads (see docs/images.md)"
+        );
+    }
+
+    #[test]
+    fn memory_that_cannot_be_had_is_an_error_not_an_abort() {
+        // With the limits lifted, a header claiming 4 EiB asks for memory no
+        // machine has: an error naming the entry.
+        let open = Limits {
+            file_bytes: u64::MAX,
+            kept_bytes: u64::MAX,
+            ..Limits::default()
+        };
+        let e = read(&[header_only("configs/huge", 1 << 62)], &open)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "oci:t: not enough memory to read layer sha256:0 entry \"configs/huge\" (4611686018427387904 bytes); free memory, or lower the limits (see docs/images.md)"
+        );
+    }
+
+    #[test]
+    fn kept_files_are_held_once() {
+        let t = read(
+            &[tar_of(
+                &[("configs/a", Some("abc")), ("configs/h", None)],
+                true,
+            )],
+            &Limits::default(),
+        )
+        .unwrap();
+        let Some(Node::File(bytes)) = t.get("configs/a") else {
+            panic!("a kept file");
+        };
+        // The buffer the entry was read into, sized exactly.
+        assert_eq!(bytes.capacity(), 3);
+    }
+
+    #[test]
+    fn links_resolve_inside_the_tree() {
+        let t = read(
+            &[tar_of(
+                &[
+                    ("data/catalog/p/catalog.json", Some("{}")),
+                    ("configs", Some("->data/catalog")),
+                    ("abs", Some("->/data")),
+                    ("via", Some("->abs/catalog")),
+                    ("loop1", Some("->loop2")),
+                    ("loop2", Some("->loop1")),
+                ],
+                true,
+            )],
+            &Limits::default(),
+        )
+        .unwrap();
+        assert_eq!(t.resolve("configs").unwrap(), "data/catalog");
+        assert_eq!(t.resolve("/configs/").unwrap(), "data/catalog");
+        assert_eq!(t.resolve("configs/p").unwrap(), "data/catalog/p");
+        assert_eq!(t.resolve("via").unwrap(), "data/catalog");
+        assert_eq!(t.resolve("configs/../..").unwrap(), "");
+        assert_eq!(t.resolve("plain/dir").unwrap(), "plain/dir");
+        let e = t.resolve("loop1").unwrap_err();
+        assert!(matches!(e, LinkProblem::TooMany { hops: 40, .. }), "{e}");
+        assert!(e.to_string().contains("is there a link loop?"), "{e}");
+        // Links leading outside are refused when the layer is read; a tree
+        // holding one anyway does not resolve through it.
+        let mut tree = FileTree::default();
+        tree.insert("out".into(), Node::Symlink("../../etc".into()));
+        assert_eq!(
+            tree.resolve("out/passwd").unwrap_err().to_string(),
+            "is reached through the symbolic link /out to \"../../etc\", which leads outside the image's root"
+        );
     }
 
     #[test]

@@ -18,12 +18,15 @@
 //!   (`olmsat_bundle::image`) read them from there. Nothing here knows what a
 //!   catalog or a bundle is beyond the labels naming their directories.
 //! - [`Limits`]: what reading one image may cost.
+//! - [`memory`]: images built and read in memory, for tests and fuzzing.
 
 #![deny(missing_docs)]
 
+mod document;
 mod error;
 pub mod layer;
 mod limits;
+pub mod memory;
 pub mod reference;
 mod select;
 mod store;
@@ -33,8 +36,8 @@ use std::fmt;
 use std::sync::{Mutex, RwLock};
 
 pub use error::ImageError;
-pub use layer::{FileTree, Node};
-pub use limits::Limits;
+pub use layer::{FileTree, LinkProblem, Node};
+pub use limits::{Limits, MAX_LINK_HOPS};
 pub use reference::{ImageSpec, Platform, Selector, Transport};
 
 /// The label naming a catalog image's catalog directory.
@@ -173,13 +176,26 @@ impl Image {
                 store::Store::archive(name.clone(), &spec.path, &options.limits)?
             }
         };
-        let chosen = match spec.transport {
-            Transport::Oci | Transport::OciArchive => {
-                select::oci(&store, spec.selector.as_ref(), options)?
-            }
-            Transport::DockerArchive => {
-                select::docker(&store, spec.selector.as_ref(), &options.limits)?
-            }
+        Image::from_store(
+            name,
+            &store,
+            spec.transport,
+            spec.selector.as_ref(),
+            options,
+        )
+    }
+
+    /// Read the image `selector` names from `store`.
+    fn from_store(
+        name: String,
+        store: &store::Store,
+        transport: Transport,
+        selector: Option<&Selector>,
+        options: &Options,
+    ) -> Result<Image, ImageError> {
+        let chosen = match transport {
+            Transport::Oci | Transport::OciArchive => select::oci(store, selector, options)?,
+            Transport::DockerArchive => select::docker(store, selector, &options.limits)?,
         };
         if let Some(text) = &chosen.note {
             note(&format!("{name}: {text}"));
@@ -197,30 +213,19 @@ impl Image {
                 wanted.push(label_dir(v));
             }
         }
-        let keep = move |rel: &str| {
-            wanted.iter().any(|w| {
-                w.is_empty()
-                    || rel
-                        .strip_prefix(w.as_str())
-                        .is_some_and(|r| r.starts_with('/'))
-            })
-        };
-        let mut reader = layer::LayerReader {
-            image: &name,
-            limits: &options.limits,
-            keep: &keep,
-            totals: Default::default(),
-            skipped: Vec::new(),
-        };
-        let mut tree = FileTree::default();
-        for l in &chosen.layers {
-            let blob = match &l.path {
-                Some(path) => store.required(path, options.limits.layer_bytes, "")?,
-                None => store.blob(&l.digest, l.size, options.limits.layer_bytes)?,
-            };
-            reader.apply(&mut tree, &l.digest, &blob, l.diff_id.as_deref())?;
+        let (mut tree, mut skipped) = read_layers(&name, store, &chosen, options, &wanted)?;
+        // A catalog directory that is a symbolic link to another directory
+        // of the image: that directory's files were not kept; read the
+        // layers again, keeping them.
+        let configs = labels
+            .get(CONFIGS_LABEL)
+            .map_or_else(|| label_dir(DEFAULT_CONFIGS), |v| label_dir(v));
+        if let Ok(real) = tree.resolve(&configs) {
+            if !kept(&wanted, &format!("{real}/x")) {
+                wanted.push(real);
+                (tree, skipped) = read_layers(&name, store, &chosen, options, &wanted)?;
+            }
         }
-        let skipped = reader.skipped;
         let kind = kind_of(&name, &labels, &tree)?;
         Ok(Image {
             name,
@@ -266,6 +271,45 @@ impl Image {
     }
 }
 
+/// Whether the file `rel` lies in one of the `wanted` directories.
+fn kept(wanted: &[String], rel: &str) -> bool {
+    wanted.iter().any(|w| {
+        w.is_empty()
+            || rel
+                .strip_prefix(w.as_str())
+                .is_some_and(|r| r.starts_with('/'))
+    })
+}
+
+/// The layers of `chosen` applied in order, keeping the files of the
+/// `wanted` directories; with the entries skipped.
+#[allow(clippy::type_complexity)]
+fn read_layers(
+    name: &str,
+    store: &store::Store,
+    chosen: &select::Chosen,
+    options: &Options,
+    wanted: &[String],
+) -> Result<(FileTree, Vec<(String, String)>), ImageError> {
+    let keep = |rel: &str| kept(wanted, rel);
+    let mut reader = layer::LayerReader {
+        image: name,
+        limits: &options.limits,
+        keep: &keep,
+        totals: Default::default(),
+        skipped: Vec::new(),
+    };
+    let mut tree = FileTree::default();
+    for l in &chosen.layers {
+        let blob = match &l.path {
+            Some(path) => store.required(path, options.limits.layer_bytes, "")?,
+            None => store.blob(&l.digest, l.size, options.limits.layer_bytes)?,
+        };
+        reader.apply(&mut tree, &l.digest, &blob, l.diff_id.as_deref())?;
+    }
+    Ok((tree, reader.skipped))
+}
+
 /// What the image holds: by its labels, else by its directories.
 fn kind_of(
     name: &str,
@@ -274,7 +318,13 @@ fn kind_of(
 ) -> Result<Kind, ImageError> {
     if let Some(dir) = labels.get(CONFIGS_LABEL) {
         let dir = label_dir(dir);
-        if !tree.is_dir(&dir) {
+        let real = tree.resolve(&dir).map_err(|why| ImageError::ConfigsLink {
+            image: name.to_owned(),
+            dir: format!("/{dir}"),
+            label: CONFIGS_LABEL.to_owned(),
+            why: why.to_string(),
+        })?;
+        if !tree.is_dir(&real) {
             return Err(ImageError::NoConfigs {
                 image: name.to_owned(),
                 dir: format!("/{dir}"),
@@ -296,7 +346,7 @@ fn kind_of(
     let manifests = dir_of(MANIFESTS_LABEL, "manifests");
     let metadata = dir_of(METADATA_LABEL, "metadata");
     let configs = label_dir(DEFAULT_CONFIGS);
-    if !bundle_labels && tree.is_dir(&configs) {
+    if !bundle_labels && tree.resolve(&configs).is_ok_and(|real| tree.is_dir(&real)) {
         return Ok(Kind::Catalog {
             dir: configs,
             labelled: false,
@@ -333,5 +383,52 @@ pub fn open_arg(text: &str) -> Result<Option<Image>, ImageError> {
     match ImageSpec::parse(text)? {
         None => Ok(None),
         Some(spec) => Image::open(&spec, &options()).map(Some),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::memory::{layout, open_files, tar_of};
+    use super::*;
+
+    fn open(files: BTreeMap<String, Vec<u8>>) -> Result<Image, ImageError> {
+        open_files(files, Transport::Oci, None, &Options::default())
+    }
+
+    const PACKAGE: &str = r#"{"schema":"olm.package","name":"p"}"#;
+
+    #[test]
+    fn a_catalog_directory_link_that_loops_is_an_error() {
+        let l = tar_of(
+            &[("configs", Some("->other")), ("other", Some("->configs"))],
+            true,
+        );
+        let e = open(layout(&[l], &[(CONFIGS_LABEL, "/configs")]))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with(&format!("oci:fuzz: the catalog directory /configs (label {CONFIGS_LABEL}) is reached through more than 40 symbolic links")),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_bad_field_of_the_index_is_named() {
+        let l = tar_of(&[("configs/p/catalog.json", Some(PACKAGE))], true);
+        let mut files = layout(&[l], &[]);
+        let index = String::from_utf8(files["index.json"].clone()).unwrap();
+        let (before, after) = index.split_once("sha256:").unwrap();
+        let upper = format!(
+            "{before}sha256:{}{}",
+            after[..64].to_uppercase(),
+            &after[64..]
+        );
+        files.insert("index.json".into(), upper.into_bytes());
+        let e = open(files).unwrap_err().to_string();
+        assert!(
+            e.starts_with("oci:fuzz: index index.json: field manifests[0].digest: \"sha256:"),
+            "{e}"
+        );
+        assert!(e.contains("has upper-case hex digits"), "{e}");
     }
 }

@@ -13,6 +13,9 @@ pub struct Limits {
     pub entries: u64,
     /// Bytes of file content kept in memory (the catalog or bundle directories).
     pub kept_bytes: u64,
+    /// Bytes of one file kept in memory (as on disk,
+    /// [`MAX_FILE_BYTES`](olmsat_encoding::limits::MAX_FILE_BYTES)).
+    pub file_bytes: u64,
     /// Bytes of one JSON document (index, manifest, config, `manifest.json`).
     pub document_bytes: u64,
     /// Entries of an image archive.
@@ -22,6 +25,10 @@ pub struct Limits {
 /// One gibibyte.
 const GIB: u64 = 1 << 30;
 
+/// Symbolic links followed, one after another, to find the catalog
+/// directory inside an image (as Linux's `MAXSYMLINKS`).
+pub const MAX_LINK_HOPS: usize = 40;
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {
@@ -29,6 +36,7 @@ impl Default for Limits {
             image_bytes: 16 * GIB,
             entries: 1_000_000,
             kept_bytes: 4 * GIB,
+            file_bytes: olmsat_encoding::limits::MAX_FILE_BYTES,
             document_bytes: 4 << 20,
             archive_entries: 100_000,
         }

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use oci_spec::image::{Descriptor, ImageConfiguration, ImageIndex, ImageManifest};
 use serde::Deserialize;
 
+use super::document;
 use super::store::{self, Store};
 use super::{ImageError, Limits, Options, Platform, Selector, REF_NAME};
 
@@ -61,6 +62,31 @@ fn doc_err(image: &str, what: &'static str, name: &str, e: impl ToString) -> Ima
     }
 }
 
+/// A document whose own `mediaType` names the other kind (an index that says
+/// it is a manifest, or the reverse) is refused, naming the field.
+fn own_media_type(
+    image: &str,
+    what: &'static str,
+    name: &str,
+    media_type: Option<&oci_spec::image::MediaType>,
+) -> Result<(), ImageError> {
+    let Some(m) = media_type.map(ToString::to_string) else {
+        return Ok(());
+    };
+    let other = match what {
+        "index" if MANIFEST_TYPES.contains(&m.as_str()) => "an image manifest's",
+        "manifest" if INDEX_TYPES.contains(&m.as_str()) => "an image index's",
+        _ => return Ok(()),
+    };
+    Err(ImageError::Field {
+        image: image.to_owned(),
+        what,
+        name: name.to_owned(),
+        field: "mediaType".into(),
+        problem: format!("{m:?} is {other} media type, where an image {what} is expected"),
+    })
+}
+
 fn platform_of(d: &Descriptor) -> Option<Platform> {
     d.platform().as_ref().map(|p| Platform {
         os: p.os().to_string(),
@@ -98,8 +124,8 @@ pub(crate) fn oci(
         limits.document_bytes,
         " (not an OCI image layout; save one with skopeo copy ... oci:DIR)",
     )?;
-    let index = ImageIndex::from_reader(&bytes[..])
-        .map_err(|e| doc_err(image, "index", "index.json", e))?;
+    let index: ImageIndex = document::parse(image, "index", "index.json", &bytes)?;
+    own_media_type(image, "index", "index.json", index.media_type().as_ref())?;
     let all = index.manifests();
     let candidates: Vec<&Descriptor> = match selector {
         None => all.iter().collect(),
@@ -237,8 +263,8 @@ fn resolve(
         }
     };
     if is_index {
-        let index =
-            ImageIndex::from_reader(&bytes[..]).map_err(|e| doc_err(image, "index", &digest, e))?;
+        let index: ImageIndex = document::parse(image, "index", &digest, &bytes)?;
+        own_media_type(image, "index", &digest, index.media_type().as_ref())?;
         let list = index.manifests();
         let (d, platform, note) = if list.len() == 1 && list[0].platform().is_none() {
             (list[0].clone(), None, None)
@@ -252,8 +278,8 @@ fn resolve(
         }
         return Ok(chosen);
     }
-    let manifest = ImageManifest::from_reader(&bytes[..])
-        .map_err(|e| doc_err(image, "manifest", &digest, e))?;
+    let manifest: ImageManifest = document::parse(image, "manifest", &digest, &bytes)?;
+    own_media_type(image, "manifest", &digest, manifest.media_type().as_ref())?;
     let config = manifest.config();
     let config_digest = config.digest().to_string();
     let config_bytes = store.blob(&config_digest, config.size(), options.limits.document_bytes)?;
@@ -291,8 +317,7 @@ fn labels_of(
     name: &str,
     bytes: &[u8],
 ) -> Result<(BTreeMap<String, String>, Vec<String>), ImageError> {
-    let config =
-        ImageConfiguration::from_reader(bytes).map_err(|e| doc_err(image, "config", name, e))?;
+    let config: ImageConfiguration = document::parse(image, "config", name, bytes)?;
     let labels = config
         .labels_of_config()
         .map(|l| l.iter().map(|(k, v)| (k.clone(), v.clone())).collect())

@@ -2,13 +2,18 @@
 //! archive (a tar of a layout, or a `docker save` archive) mapped into memory
 //! and indexed by entry name. Every blob is checked against the size and
 //! digest its descriptor names before it is used.
+//!
+//! Only regular files are read (opened without waiting, so a named pipe
+//! never blocks; a device is refused), and none through a symbolic link that
+//! leaves the layout directory. A blob is read only up to the size its
+//! descriptor names (plus one byte, to notice a larger file): a blob of
+//! another size is refused before its content costs anything.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::fs::File;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use olmsat_io::{FileKind, ReadError};
 use sha2::{Digest as _, Sha256, Sha512};
 
 use super::{ImageError, Limits};
@@ -30,6 +35,8 @@ enum Kind {
         /// the normalised name they point at inside the archive.
         links: BTreeMap<String, String>,
     },
+    /// Files held in memory, by name (the fuzz checks build layouts so).
+    Memory(BTreeMap<String, Vec<u8>>),
 }
 
 /// An entry name without `./` or `/` in front.
@@ -77,18 +84,28 @@ impl Store {
             path: path.display().to_string(),
             source,
         };
-        let file = File::open(path).map_err(io)?;
-        let meta = file.metadata().map_err(io)?;
-        if meta.is_dir() {
-            return Err(ImageError::Missing {
-                image,
-                what: "archive".into(),
-                hint: format!(
-                    " ({} is a directory; a layout directory is read with oci:)",
-                    path.display()
-                ),
-            });
-        }
+        let file = match olmsat_io::open_regular(path) {
+            Ok((file, _)) => file,
+            Err(ReadError::NotRegular(FileKind::Directory)) => {
+                return Err(ImageError::Missing {
+                    image,
+                    what: "archive".into(),
+                    hint: format!(
+                        " ({} is a directory; a layout directory is read with oci:)",
+                        path.display()
+                    ),
+                })
+            }
+            Err(ReadError::NotRegular(kind)) => {
+                return Err(ImageError::NotRegular {
+                    image,
+                    path: path.display().to_string(),
+                    kind,
+                })
+            }
+            Err(ReadError::Io(e)) => return Err(io(e)),
+            Err(e) => return Err(io(std::io::Error::other(e))),
+        };
         // SAFETY: the mapping is only read, while the store lives; an archive
         // changed by another process meanwhile fails its digest checks.
         let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
@@ -148,29 +165,28 @@ impl Store {
         })
     }
 
+    /// Files held in memory, as a layout directory holding them would be
+    /// read (the fuzz checks build layouts so).
+    pub fn memory(image: String, files: BTreeMap<String, Vec<u8>>) -> Store {
+        Store {
+            image,
+            kind: Kind::Memory(files),
+        }
+    }
+
     /// A file of the layout or archive by its path, `None` when absent.
     pub fn file(&self, rel: &str, limit: u64) -> Result<Option<Cow<'_, [u8]>>, ImageError> {
         match &self.kind {
             Kind::Dir(root) => {
-                let path = root.join(rel);
-                let io = |source| ImageError::Io {
-                    image: self.image.clone(),
-                    path: path.display().to_string(),
-                    source,
+                let Some(path) = self.in_layout(root, rel)? else {
+                    return Ok(None);
                 };
-                let file = match File::open(&path) {
-                    Ok(f) => f,
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-                    Err(e) => return Err(io(e)),
-                };
-                let mut bytes = Vec::new();
-                file.take(limit.saturating_add(1))
-                    .read_to_end(&mut bytes)
-                    .map_err(io)?;
-                if bytes.len() as u64 > limit {
-                    return Err(self.limit(rel, limit));
+                match olmsat_io::read_file(&path, limit) {
+                    Ok(bytes) => Ok(Some(Cow::Owned(bytes))),
+                    Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+                    Err(e) if e.is_too_large() => Err(self.limit(rel, limit)),
+                    Err(e) => Err(self.read_error(&path, e)),
                 }
-                Ok(Some(Cow::Owned(bytes)))
             }
             Kind::Archive {
                 map,
@@ -193,6 +209,54 @@ impl Store {
                 }
                 Ok(Some(Cow::Borrowed(&map[start..start + size])))
             }
+            Kind::Memory(files) => match files.get(normalise(rel)) {
+                None => Ok(None),
+                Some(bytes) if bytes.len() as u64 > limit => Err(self.limit(rel, limit)),
+                Some(bytes) => Ok(Some(Cow::Borrowed(bytes))),
+            },
+        }
+    }
+
+    /// The path of `rel` in the layout directory `root`: `None` when it is
+    /// not there; an error when it is a symbolic link leading outside.
+    fn in_layout(&self, root: &Path, rel: &str) -> Result<Option<PathBuf>, ImageError> {
+        match olmsat_io::inside(root, rel, false) {
+            Ok(path) => Ok(Some(path)),
+            Err(olmsat_io::Outside::Link(_, _, target)) => Err(ImageError::LinkOutside {
+                image: self.image.clone(),
+                path: root.join(rel).display().to_string(),
+                target,
+            }),
+            // Names come from olmsat (`index.json`, `blobs/ALG/HEX`) or a
+            // docker-archive's `manifest.json`, which is never a directory.
+            Err(_) => Ok(None),
+        }
+    }
+
+    /// A read error of the file at `path` as an image error.
+    fn read_error(&self, path: &Path, e: ReadError) -> ImageError {
+        let shown = path.display().to_string();
+        match e {
+            ReadError::NotRegular(kind) => ImageError::NotRegular {
+                image: self.image.clone(),
+                path: shown,
+                kind,
+            },
+            ReadError::OutOfMemory { bytes } => ImageError::OutOfMemory {
+                image: self.image.clone(),
+                what: shown,
+                bytes,
+            },
+            ReadError::Io(source) => ImageError::Io {
+                image: self.image.clone(),
+                path: shown,
+                source,
+            },
+            other => ImageError::Io {
+                image: self.image.clone(),
+                path: shown,
+                source: std::io::Error::other(other),
+            },
         }
     }
 
@@ -230,15 +294,54 @@ impl Store {
         if size > limit {
             return Err(self.limit(&format!("blob {digest}"), limit));
         }
-        let bytes = self
-            .file(&format!("blobs/{algorithm}/{hex}"), limit)?
-            .ok_or_else(|| ImageError::Missing {
-                image: self.image.clone(),
-                what: format!("blob {digest}"),
-                hint: " (the layout is incomplete; save the image again)".into(),
-            })?;
+        let rel = format!("blobs/{algorithm}/{hex}");
+        let missing = || ImageError::Missing {
+            image: self.image.clone(),
+            what: format!("blob {digest}"),
+            hint: " (the layout is incomplete; save the image again)".into(),
+        };
+        let bytes = match &self.kind {
+            // Read no more than the descriptor's size and one byte: a larger
+            // file (a sparse one, say) is refused by its size alone.
+            Kind::Dir(root) => {
+                let path = self.in_layout(root, &rel)?.ok_or_else(missing)?;
+                match olmsat_io::read_file(&path, size) {
+                    Ok(bytes) => Cow::Owned(bytes),
+                    Err(ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => {
+                        return Err(missing())
+                    }
+                    Err(ReadError::TooLarge { size: actual, .. }) => {
+                        return Err(self.mismatch(digest, actual, size))
+                    }
+                    Err(ReadError::OverLimit { .. }) => {
+                        return Err(ImageError::BlobMismatch {
+                            image: self.image.clone(),
+                            digest: digest.to_owned(),
+                            what: format!(
+                                "more than {size} bytes (it grew while it was read), where its descriptor says {size}"
+                            ),
+                        })
+                    }
+                    Err(e) => return Err(self.read_error(&path, e)),
+                }
+            }
+            _ => self.file(&rel, limit)?.ok_or_else(missing)?,
+        };
         verify(&self.image, digest, Some(size), &bytes)?;
         Ok(bytes)
+    }
+
+    fn mismatch(&self, digest: &str, actual: u64, size: u64) -> ImageError {
+        size_mismatch(&self.image, digest, actual, size)
+    }
+}
+
+/// A blob of `actual` bytes whose descriptor says `size`.
+fn size_mismatch(image: &str, digest: &str, actual: u64, size: u64) -> ImageError {
+    ImageError::BlobMismatch {
+        image: image.to_owned(),
+        digest: digest.to_owned(),
+        what: format!("{actual} bytes, where its descriptor says {size}"),
     }
 }
 
@@ -251,11 +354,7 @@ pub(crate) fn verify(
 ) -> Result<(), ImageError> {
     if let Some(size) = size {
         if bytes.len() as u64 != size {
-            return Err(ImageError::BlobMismatch {
-                image: image.to_owned(),
-                digest: digest.to_owned(),
-                what: format!("{} bytes, where its descriptor says {size}", bytes.len()),
-            });
+            return Err(size_mismatch(image, digest, bytes.len() as u64, size));
         }
     }
     let actual = digest_of(image, digest, bytes)?;
@@ -321,6 +420,113 @@ mod tests {
             s.blob("sha256:../../x", 1, 100),
             Err(ImageError::UnsupportedDigest { .. })
         ));
+    }
+
+    /// A named pipe at `path`.
+    #[cfg(unix)]
+    fn mkfifo(path: &Path) {
+        let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn named_pipes_and_devices_are_refused_without_waiting() {
+        let t = tempfile::tempdir().unwrap();
+        let dir = t.path().join("blobs/sha256");
+        std::fs::create_dir_all(&dir).unwrap();
+        mkfifo(&t.path().join("index.json"));
+        let hex = "ab".repeat(32);
+        mkfifo(&dir.join(&hex));
+        let s = Store::dir("oci:x".into(), t.path()).unwrap();
+        // Nothing writes to the pipes: reading one would wait forever.
+        let e = s.required("index.json", 100, "").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!(
+                "oci:x: {} is a named pipe, not a regular file; olmsat reads only regular files from an image on disk (it never waits on a named pipe or reads a device): save the image again",
+                t.path().join("index.json").display()
+            )
+        );
+        let e = s.blob(&format!("sha256:{hex}"), 5, 100).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                ImageError::NotRegular {
+                    kind: FileKind::Fifo,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        if Path::new("/dev/zero").exists() {
+            std::fs::remove_file(dir.join(&hex)).unwrap();
+            std::os::unix::fs::symlink("/dev/zero", dir.join(&hex)).unwrap();
+            let e = s
+                .blob(&format!("sha256:{hex}"), 13_585, 1 << 30)
+                .unwrap_err();
+            // A link leaving the layout is refused before anything is opened.
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "oci:x: {} is a symbolic link to /dev/zero, outside the layout directory; olmsat reads only the layout's own files: copy the file into the layout, or save the image again",
+                    dir.join(&hex).display()
+                )
+            );
+        }
+        // An archive named as a pipe is refused too.
+        let e = Store::archive(
+            "oci-archive:p".into(),
+            &t.path().join("index.json"),
+            &Limits::default(),
+        )
+        .err()
+        .expect("refused");
+        assert!(matches!(e, ImageError::NotRegular { .. }), "{e}");
+    }
+
+    #[test]
+    fn a_blob_larger_than_its_descriptor_is_refused_by_its_size() {
+        let t = tempfile::tempdir().unwrap();
+        let dir = t.path().join("blobs/sha256");
+        std::fs::create_dir_all(&dir).unwrap();
+        let hex = "cd".repeat(32);
+        // 6 GiB, sparse: reading it would take gigabytes and seconds.
+        let f = std::fs::File::create(dir.join(&hex)).unwrap();
+        f.set_len(6 << 30).unwrap();
+        let s = Store::dir("oci:x".into(), t.path()).unwrap();
+        let e = s
+            .blob(&format!("sha256:{hex}"), 13_585, 8 << 30)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            format!("oci:x: blob sha256:{hex}: 6442450944 bytes, where its descriptor says 13585; the image is corrupt or was modified, save it again")
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_inside_the_layout_are_followed_and_links_out_refused() {
+        let t = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let data = b"hello";
+        let d = format!("sha256:{}", hex(&Sha256::digest(data)));
+        let dir = t.path().join("blobs/sha256");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(t.path().join("kept"), data).unwrap();
+        std::os::unix::fs::symlink("../../kept", dir.join(&d[7..])).unwrap();
+        let s = Store::dir("oci:x".into(), t.path()).unwrap();
+        assert_eq!(&*s.blob(&d, 5, 100).unwrap(), data);
+        std::fs::remove_file(dir.join(&d[7..])).unwrap();
+        std::fs::write(outside.path().join("secret"), data).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret"), dir.join(&d[7..])).unwrap();
+        let e = s.blob(&d, 5, 100).unwrap_err().to_string();
+        assert!(
+            e.contains("is a symbolic link to ") && e.contains(", outside the layout directory"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -19,8 +19,9 @@ use super::LoadError;
 pub enum Content<'a> {
     /// Bytes in memory, borrowed or owned.
     Bytes(Cow<'a, [u8]>),
-    /// Bytes in memory shared with others (a layer kept whole, a cache).
-    Shared(Arc<[u8]>),
+    /// Bytes in memory shared with others (a file of an image's layers, a
+    /// cache): the buffer they were read into, shared, not copied.
+    Shared(Arc<Vec<u8>>),
     /// A file on disk, read when it is loaded, on the thread that loads it.
     /// Large files are mapped rather than copied (see
     /// [`load_file`](super::load_file)).
@@ -46,8 +47,8 @@ impl<'a> SourceFile<'a> {
         }
     }
 
-    /// A file whose bytes are in memory, shared.
-    pub fn from_shared(name: impl Into<Arc<str>>, bytes: Arc<[u8]>) -> Self {
+    /// A file whose bytes are in memory, shared (the buffer is not copied).
+    pub fn from_shared(name: impl Into<Arc<str>>, bytes: Arc<Vec<u8>>) -> Self {
         SourceFile {
             name: name.into(),
             content: Content::Shared(bytes),
@@ -185,7 +186,7 @@ mod tests {
             .into_iter()
             .collect();
         let mut t = Sources::new();
-        t.push(SourceFile::from_shared("b", Arc::from(&b"y"[..])));
+        t.push(SourceFile::from_shared("b", Arc::new(b"y".to_vec())));
         t.problems.push(Diagnostic::new(
             olmsat_findings::diagnostic::Rule::SymlinkOutsideCatalog,
             "w",
