@@ -132,6 +132,10 @@ pub struct ClusterState {
     /// Objects read more than once (same kind, namespace and name), of which
     /// the first was kept (see [`ClusterState::drop_duplicates`]).
     pub duplicates: usize,
+    /// Entries of the directories read that were not read: symbolic links
+    /// that leave the directory named, named pipes, sockets, devices, broken
+    /// links and link loops, in path order.
+    pub skipped: Vec<crate::cluster_file::SkippedFile>,
 }
 
 /// Keep the first of the items with the same key; how many were dropped.
@@ -194,10 +198,15 @@ impl ClusterState {
         }
     }
 
-    /// What was set aside while reading, one sentence each: the kinds
-    /// ignored, the copied CSVs skipped, the objects read twice.
+    /// What was set aside while reading, one sentence each: the directory
+    /// entries not read, the kinds ignored, the copied CSVs skipped, the
+    /// objects read twice.
     pub fn notes(&self) -> Vec<String> {
-        let mut notes = Vec::new();
+        let mut notes: Vec<String> = self
+            .skipped
+            .iter()
+            .map(|s| format!("skipped {s}"))
+            .collect();
         if !self.ignored.is_empty() {
             let total: usize = self.ignored.values().sum();
             let kinds: Vec<String> = self
