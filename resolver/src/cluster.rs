@@ -127,7 +127,9 @@ pub struct ClusterState {
     pub cluster_catalogs: Vec<crate::v1::ClusterCatalog>,
     /// OLM v1 ClusterExtensions.
     pub cluster_extensions: Vec<crate::v1::ClusterExtension>,
-    /// Objects of kinds olmsat does not read: how many of each kind.
+    /// Objects of kinds olmsat does not read: how many of each kind (keyed
+    /// `apiVersion kind` for a kind olmsat reads in another API group or
+    /// version, see [`READ_API_VERSIONS`]).
     pub ignored: BTreeMap<String, usize>,
     /// Objects read more than once (same kind, namespace and name), of which
     /// the first was kept (see [`ClusterState::drop_duplicates`]).
@@ -214,8 +216,18 @@ impl ClusterState {
                 .iter()
                 .map(|(k, n)| format!("{k} ({n})"))
                 .collect();
+            // `apiVersion kind`: a kind olmsat reads, of another API.
+            let foreign = self.ignored.keys().any(|k| {
+                k.rsplit_once(' ')
+                    .is_some_and(|(_, kind)| READ_API_VERSIONS.iter().any(|(r, _)| *r == kind))
+            });
+            let reads = if foreign {
+                "Subscriptions, ClusterServiceVersions and CatalogSources of operators.coreos.com/v1alpha1, OperatorGroups of operators.coreos.com/v1 or v1alpha2, ClusterCatalogs and ClusterExtensions of olm.operatorframework.io/v1"
+            } else {
+                "Subscriptions, ClusterServiceVersions, CatalogSources, OperatorGroups, ClusterCatalogs and ClusterExtensions"
+            };
             notes.push(format!(
-                "ignored {total} object(s) of kinds olmsat does not read: {} (it reads Subscriptions, ClusterServiceVersions, CatalogSources, OperatorGroups, ClusterCatalogs and ClusterExtensions)",
+                "ignored {total} object(s) of kinds olmsat does not read: {} (it reads {reads})",
                 kinds.join(", ")
             ));
         }
@@ -384,6 +396,38 @@ fn copied_from(v: &Value) -> Option<String> {
     }
 }
 
+/// The kinds olmsat reads and the API versions (`group/version`) it reads
+/// each in: OLM v0's `operators.coreos.com` and OLM v1's
+/// `olm.operatorframework.io`. An object of one of these kinds with another
+/// `apiVersion` (a Knative `messaging.knative.dev/v1` Subscription, an ACM
+/// `apps.open-cluster-management.io/v1` Subscription, a version that does
+/// not exist) is another API's object: it is counted in
+/// [`ClusterState::ignored`] as `apiVersion kind`. An object without
+/// `apiVersion` (pasted from a bug report) is read by its kind.
+pub const READ_API_VERSIONS: &[(&str, &[&str])] = &[
+    ("Subscription", &["operators.coreos.com/v1alpha1"]),
+    ("ClusterServiceVersion", &["operators.coreos.com/v1alpha1"]),
+    ("CatalogSource", &["operators.coreos.com/v1alpha1"]),
+    (
+        "OperatorGroup",
+        &["operators.coreos.com/v1", "operators.coreos.com/v1alpha2"],
+    ),
+    ("ClusterCatalog", &["olm.operatorframework.io/v1"]),
+    ("ClusterExtension", &["olm.operatorframework.io/v1"]),
+];
+
+/// The object's `apiVersion` when it is not one olmsat reads `kind` in
+/// (`None` for kinds olmsat does not read, and for objects without one).
+fn foreign_api_version(v: &Value, kind: &str) -> Option<String> {
+    let (_, versions) = READ_API_VERSIONS.iter().find(|(k, _)| *k == kind)?;
+    match v.get("apiVersion") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(a)) if versions.contains(&a.as_str()) => None,
+        Some(Value::String(a)) => Some(a.clone()),
+        Some(other) => Some(other.to_string()),
+    }
+}
+
 fn add_object(
     state: &mut ClusterState,
     v: &Value,
@@ -418,6 +462,13 @@ fn add_object(
             };
             add_object(state, item, &item_loc, &[])?;
         }
+        return Ok(());
+    }
+    if let Some(api_version) = foreign_api_version(v, kind) {
+        *state
+            .ignored
+            .entry(format!("{api_version} {kind}"))
+            .or_default() += 1;
         return Ok(());
     }
     match kind {
@@ -759,6 +810,82 @@ kind: OperatorGroupList
             st.notes()[0].starts_with("read 1 object(s) more than once"),
             "{:?}",
             st.notes()
+        );
+    }
+
+    /// Other APIs' objects of the same kinds (Knative and ACM
+    /// Subscriptions, a ClusterExtension of a version that does not exist)
+    /// are not OLM's: they are counted as ignored, by API version and kind.
+    #[test]
+    fn only_olms_api_groups_and_versions_are_read() {
+        let text = "\
+apiVersion: messaging.knative.dev/v1
+kind: Subscription
+metadata: {name: knative, namespace: ops}
+spec: {channel: {apiVersion: messaging.knative.dev/v1, kind: InMemoryChannel, name: c}}
+---
+apiVersion: apps.open-cluster-management.io/v1
+kind: Subscription
+metadata: {name: acm, namespace: ops}
+spec: {channel: ns/ch}
+---
+apiVersion: operators.coreos.com/v1alpha1
+kind: Subscription
+metadata: {name: etcd, namespace: ops}
+spec: {name: etcd, source: community}
+---
+kind: Subscription
+metadata: {name: pasted, namespace: ops}
+spec: {name: pasted, source: community}
+---
+apiVersion: operators.coreos.com/v1alpha2
+kind: OperatorGroup
+metadata: {name: og, namespace: ops}
+---
+apiVersion: operators.coreos.com/v2
+kind: OperatorGroup
+metadata: {name: og2, namespace: ops}
+---
+apiVersion: olm.operatorframework.io/v999
+kind: ClusterExtension
+metadata: {name: future}
+spec: {namespace: x, source: {sourceType: Catalog, catalog: {packageName: p}}}
+---
+apiVersion: olm.operatorframework.io/v1
+kind: ClusterCatalog
+metadata: {name: main}
+---
+apiVersion: 1
+kind: CatalogSource
+metadata: {name: odd, namespace: olm}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: settings}
+";
+        let st = parse("c.yaml", text).unwrap();
+        let subs: Vec<&str> = st.subscriptions.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(subs, ["etcd", "pasted"]);
+        assert_eq!(st.operator_groups.len(), 1);
+        assert!(st.cluster_extensions.is_empty());
+        assert_eq!(st.cluster_catalogs.len(), 1);
+        assert!(st.catalog_sources.is_empty());
+        let ignored: Vec<(&str, usize)> =
+            st.ignored.iter().map(|(k, n)| (k.as_str(), *n)).collect();
+        assert_eq!(
+            ignored,
+            [
+                ("1 CatalogSource", 1),
+                ("ConfigMap", 1),
+                ("apps.open-cluster-management.io/v1 Subscription", 1),
+                ("messaging.knative.dev/v1 Subscription", 1),
+                ("olm.operatorframework.io/v999 ClusterExtension", 1),
+                ("operators.coreos.com/v2 OperatorGroup", 1),
+            ]
+        );
+        assert_eq!(
+            st.notes(),
+            ["ignored 6 object(s) of kinds olmsat does not read: 1 CatalogSource (1), ConfigMap (1), apps.open-cluster-management.io/v1 Subscription (1), messaging.knative.dev/v1 Subscription (1), olm.operatorframework.io/v999 ClusterExtension (1), operators.coreos.com/v2 OperatorGroup (1) (it reads Subscriptions, ClusterServiceVersions and CatalogSources of operators.coreos.com/v1alpha1, OperatorGroups of operators.coreos.com/v1 or v1alpha2, ClusterCatalogs and ClusterExtensions of olm.operatorframework.io/v1)"]
         );
     }
 }
