@@ -19,6 +19,10 @@ use olmsat_graph::property::types;
 use olmsat_graph::rawjson::{to_raw, Transcoded};
 use serde_json::{json, Value};
 
+mod list;
+
+pub use list::{DOCUMENT_NODES, DOCUMENT_SCALAR_BYTES, LIST_NODES, LIST_SCALAR_BYTES};
+
 /// An `operators.coreos.com/v1alpha1` Subscription.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Subscription {
@@ -294,8 +298,17 @@ pub fn parse_into(state: &mut ClusterState, name: &str, text: &str) -> Result<()
             continue;
         }
         let loc = Location::new(file.clone(), split::first_content_line(&c));
-        let doc: Transcoded =
-            serde_saphyr::from_str(c.text).map_err(|e| yaml_error(&e, &file, c.first_line))?;
+        let doc: Transcoded = match serde_saphyr::from_str(c.text) {
+            Ok(doc) => doc,
+            // A List is held to the budget item by item (see `list`).
+            Err(e)
+                if list::breach(&e).is_some_and(list::grows_with_size)
+                    && list::read_large_list(state, c.text, &file, c.first_line, &loc)? =>
+            {
+                continue;
+            }
+            Err(e) => return Err(yaml_error(&e, &file, c.first_line)),
+        };
         let v: Value = serde_json::from_str(&doc.0).map_err(|e| ClusterError {
             location: loc.clone(),
             message: e.to_string(),
@@ -326,6 +339,15 @@ fn yaml_error(e: &serde_saphyr::Error, file: &Arc<str>, first_line: u32) -> Clus
         .location()
         .map(at)
         .unwrap_or_else(|| Location::new(file.clone(), first_line));
+    if let Some(b) = list::breach(e) {
+        return ClusterError {
+            location,
+            message: format!(
+                "invalid YAML: {}",
+                list::breach_words(b, "the YAML document", &serde_saphyr::Budget::default())
+            ),
+        };
+    }
     let message = match e.without_snippet() {
         serde_saphyr::Error::DuplicateMappingKey { key: Some(k), .. } => format!(
             "invalid YAML: duplicate key {k:?} (a mapping holds each key once; remove or rename one of them)"
@@ -887,5 +909,143 @@ metadata: {name: settings}
             st.notes(),
             ["ignored 6 object(s) of kinds olmsat does not read: 1 CatalogSource (1), ConfigMap (1), apps.open-cluster-management.io/v1 Subscription (1), messaging.knative.dev/v1 Subscription (1), olm.operatorframework.io/v999 ClusterExtension (1), operators.coreos.com/v2 OperatorGroup (1) (it reads Subscriptions, ClusterServiceVersions and CatalogSources of operators.coreos.com/v1alpha1, OperatorGroups of operators.coreos.com/v1 or v1alpha2, ClusterCatalogs and ClusterExtensions of olm.operatorframework.io/v1)"]
         );
+    }
+
+    /// A `List` of `n` Subscriptions, each with `pad` labels (`7 + pad`
+    /// lines and about `2 * pad + 15` nodes each), in block style.
+    fn subscription_list(n: usize, pad: usize) -> String {
+        let mut out = String::from("apiVersion: v1\nkind: List\nitems:\n");
+        for i in 0..n {
+            out.push_str(&format!(
+                "- apiVersion: operators.coreos.com/v1alpha1\n  kind: Subscription\n  metadata:\n    name: s{i}\n    namespace: ops\n    labels:\n"
+            ));
+            for j in 0..pad {
+                out.push_str(&format!("      l{j}: v\n"));
+            }
+            out.push_str("  spec: {name: p, source: c}\n");
+        }
+        out
+    }
+
+    /// A List over one document's node budget as a whole but not item by
+    /// item is read, each item at its own line, as the same objects in a
+    /// `---` stream are.
+    #[test]
+    fn a_list_is_held_to_the_budget_item_by_item() {
+        let text = subscription_list(1000, 300);
+        assert!(
+            serde_saphyr::from_str::<Transcoded>(&text).is_err(),
+            "the List is over one document's budget"
+        );
+        let st = parse("list.yaml", &text).expect("read");
+        assert_eq!(st.subscriptions.len(), 1000);
+        assert_eq!(st.subscriptions[0].location.to_string(), "list.yaml:4");
+        assert_eq!(st.subscriptions[1].location.to_string(), "list.yaml:311");
+        assert_eq!(st.subscriptions[999].name, "s999");
+        let stream = text
+            .replace("apiVersion: v1\nkind: List\nitems:\n", "")
+            .replace("\n- apiVersion", "\n---\n- apiVersion");
+        let stream: String = stream
+            .lines()
+            .map(|l| {
+                let l = l.strip_prefix("- ").unwrap_or(l);
+                let l = l.strip_prefix("  ").unwrap_or(l);
+                format!("{l}\n")
+            })
+            .collect();
+        let from_stream = parse("stream.yaml", &stream).expect("read");
+        let key = |st: &ClusterState| -> Vec<(String, String, String)> {
+            st.subscriptions
+                .iter()
+                .map(|s| (s.name.clone(), s.namespace.clone(), s.package.clone()))
+                .collect()
+        };
+        assert_eq!(key(&st), key(&from_stream));
+    }
+
+    #[test]
+    fn an_item_over_the_budget_is_refused_in_words() {
+        let mut text = subscription_list(3, 10);
+        text.push_str(
+            &subscription_list(1, 260_000).replace("apiVersion: v1\nkind: List\nitems:\n", ""),
+        );
+        let e = parse("big.yaml", &text).expect_err("an item too large");
+        assert_eq!(
+            e.to_string(),
+            "big.yaml:55: invalid YAML: item 4 of the List holds more than 250000 nodes (mappings, sequences and scalars), the most olmsat reads in one object; split it into several objects"
+        );
+        let one = subscription_list(1, 260_000).replace("kind: List", "kind: Thing");
+        let e = parse("one.yaml", &one).expect_err("a document too large");
+        let text = e.to_string();
+        assert!(
+            text.contains(": invalid YAML: the YAML document holds more than 250000 nodes (mappings, sequences and scalars), the most olmsat reads in one; split it into several documents (separated by ---) or files"),
+            "{text}"
+        );
+        assert!(!text.contains('{'), "{text}");
+    }
+
+    #[test]
+    fn an_unreadable_item_of_a_large_list_is_located() {
+        let text = subscription_list(1000, 300).replace(
+            "- apiVersion: operators.coreos.com/v1alpha1\n  kind: Subscription\n  metadata:\n    name: s500\n",
+            "- apiVersion: operators.coreos.com/v1alpha1\n  kind: ClusterServiceVersion\n  metadata:\n    name: s500\n    annotations: {operatorframework.io/properties: '{'}\n",
+        );
+        let e = parse("list.yaml", &text).expect_err("a bad item");
+        assert!(
+            e.to_string().starts_with(&format!(
+                "list.yaml:{}: ClusterServiceVersion \"s500\": annotation operatorframework.io/properties is not JSON",
+                4 + 500 * 307
+            )),
+            "{e}"
+        );
+    }
+
+    /// `n` copies of a real CSV (each its own name and namespace) in one
+    /// `List`, as `oc get csv -A -o yaml` prints them.
+    fn csv_list(csv: &str, n: usize) -> String {
+        let csv = csv.strip_prefix("---\n").unwrap_or(csv);
+        let mut out = String::from("apiVersion: v1\nitems:\n");
+        for i in 0..n {
+            let item = csv.replace(
+                "  name: multicluster-global-hub-operator.v1.5.0\n  namespace: placeholder\n",
+                &format!("  name: hub.v{i}\n  namespace: ns{}\n", i % 30),
+            );
+            for (j, line) in item.lines().enumerate() {
+                out.push_str(if j == 0 { "- " } else { "  " });
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+        out.push_str("kind: List\nmetadata:\n  resourceVersion: \"\"\n");
+        out
+    }
+
+    /// 600 real ClusterServiceVersions in one List: over one document's
+    /// budget as a whole (about a million nodes), within it item by item.
+    #[test]
+    fn six_hundred_real_csvs_in_one_list_are_read() {
+        let csv = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../corpus/real/bundles/community-operators-prod/multicluster-global-hub-operator/1.5.0/manifests/multicluster-global-hub-operator.clusterserviceversion.yaml"
+        ))
+        .expect("a real CSV");
+        let list = csv_list(&csv, 600);
+        let st = parse("csvs.yaml", &list).expect("read");
+        assert_eq!(st.csvs.len(), 600);
+        assert_eq!(st.csvs[599].name, "hub.v599");
+        assert_eq!(st.csvs[599].namespace, "ns29");
+        assert_eq!(
+            st.csvs[0].replaces.as_deref(),
+            Some("multicluster-global-hub-operator.v1.4.0")
+        );
+        assert_eq!(
+            st.csvs[0]
+                .version
+                .as_ref()
+                .map(ToString::to_string)
+                .as_deref(),
+            Some("1.5.0")
+        );
+        assert_eq!(st.csvs[1].location.line, 3 + 1157);
     }
 }
