@@ -176,6 +176,11 @@ fn order(a: &Bundle, b: &Bundle, deprecations: Option<&Deprecations>) -> Orderin
 
 /// Resolve one ClusterExtension against the catalogs. Catalogs are walked in
 /// name order (the reference's order is its informer cache's, i.e. arbitrary).
+///
+/// A `spec.source.catalog.version` longer than the CRD's `maxLength`
+/// ([`MAX_VERSION_LENGTH`](super::reconcile::MAX_VERSION_LENGTH)) is refused
+/// with the API server's error ([`V1Error::Admission`]) before it is parsed:
+/// such an extension cannot exist on a cluster.
 pub fn resolve(catalogs: &[Catalog<'_>], ext: &ClusterExtension, _gates: Gates) -> Outcome {
     let mut explanation = Explanation::default();
     let result = run(catalogs, ext, &mut explanation);
@@ -195,6 +200,14 @@ fn run(
         Some(s) => s.compile().map_err(V1Error::Selector)?,
         None => Selector::everything(),
     };
+    // The API server refuses a version over the CRD's maxLength before
+    // anything parses it; so does olmsat (a long range would take long to
+    // parse, and could never reach operator-controller).
+    if ext.version.len() > super::reconcile::MAX_VERSION_LENGTH {
+        return Err(V1Error::Admission(
+            super::reconcile::AdmissionError::TooLong,
+        ));
+    }
     let range = if ext.version.is_empty() {
         None
     } else {
