@@ -33,7 +33,8 @@ fn load_catalogs(args: &ResolveInputs) -> Result<(Vec<CatalogInput>, Vec<String>
     let mut named: Vec<(String, PathBuf)> = Vec::new();
     let mut notes = Vec::new();
     if let Some(dir) = &args.catalogs {
-        (named, notes) = v1::catalogs_in(dir).map_err(|e| InputError::Usage(e.to_string()))?;
+        (named, notes) =
+            v1::catalogs_in(dir, false).map_err(|e| InputError::Usage(e.to_string()))?;
     }
     for c in &args.catalog {
         let Some((name, path)) = c.split_once('=') else {

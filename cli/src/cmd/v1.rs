@@ -134,10 +134,14 @@ pub fn extension_from_flags(flags: &Flags) -> Result<Option<ClusterExtension>, V
 pub type NamedCatalogs = Vec<(String, PathBuf)>;
 
 /// The catalogs of `--catalogs DIR`: each subdirectory, named after it (a
-/// link to a directory inside DIR too); and a note for each entry passed
-/// over: a link that leaves DIR, a named pipe, socket or device.
-pub fn catalogs_in(dir: &Path) -> Result<(NamedCatalogs, Vec<String>), V1InputError> {
-    let found = olmsat_io::subdirectories(dir, false)
+/// link to a directory inside DIR too, and with `follow_links` any link to a
+/// directory); and a note for each entry passed over: a link that leaves
+/// DIR, a named pipe, socket or device.
+pub fn catalogs_in(
+    dir: &Path,
+    follow_links: bool,
+) -> Result<(NamedCatalogs, Vec<String>), V1InputError> {
+    let found = olmsat_io::subdirectories(dir, follow_links)
         .map_err(|e| V1InputError::Usage(format!("{}: {e}", dir.display())))?;
     let named = found
         .dirs
@@ -180,7 +184,7 @@ pub fn named_catalogs(
     let mut named: Vec<(String, PathBuf)> = Vec::new();
     if let Some(dir) = dir {
         // The notes were printed when the v0 catalogs were read.
-        named = catalogs_in(dir)?.0;
+        named = catalogs_in(dir, false)?.0;
     }
     for c in catalogs {
         let Some((name, path)) = c.split_once('=') else {
