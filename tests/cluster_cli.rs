@@ -636,3 +636,258 @@ fn a_real_catalog_on_openshift() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Copy the tree at `from` into `to`.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("read dir") {
+        let e = e.expect("entry");
+        let dest = to.join(e.file_name());
+        if e.file_type().expect("type").is_dir() {
+            copy_tree(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), dest).expect("copy");
+        }
+    }
+}
+
+#[cfg(unix)]
+fn mkfifo(p: &Path) {
+    let c = std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).expect("path");
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+}
+
+/// A must-gather tree holding a link to a registry credentials file outside
+/// it, a link to `/etc/passwd`, a named pipe and an ACM Subscription: the
+/// links are not followed and the pipe not opened (each said in a note),
+/// the ACM object is another API's, and OLM's answer is the tree's own.
+#[cfg(unix)]
+#[test]
+fn a_must_gather_is_read_without_leaving_it() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let secrets = tmp.path().join("secrets");
+    std::fs::create_dir(&secrets).expect("mkdir");
+    std::fs::write(
+        secrets.join("config.json"),
+        r#"{"auths": {"quay.io": {"auth": "c2VjcmV0LXRva2Vu"}}}"#,
+    )
+    .expect("write");
+    let dump = tmp.path().join("must-gather");
+    copy_tree(
+        &common::root().join("tests/cluster/must-gather/cluster"),
+        &dump,
+    );
+    let ns = dump.join("namespaces/operators");
+    std::os::unix::fs::symlink(secrets.join("config.json"), ns.join("pull-secret.json"))
+        .expect("link");
+    std::os::unix::fs::symlink("/etc/passwd", ns.join("passwd.yaml")).expect("link");
+    mkfifo(&ns.join("events.yaml"));
+    let acm = ns.join("apps.open-cluster-management.io/subscriptions");
+    std::fs::create_dir_all(&acm).expect("mkdir");
+    std::fs::write(
+        acm.join("app.yaml"),
+        "apiVersion: apps.open-cluster-management.io/v1\nkind: Subscription\nmetadata:\n  name: app\n  namespace: operators\nspec:\n  channel: apps/git\n  placement: {placementRef: {name: all, kind: PlacementRule}}\n",
+    )
+    .expect("write");
+    let o = olmsat(&[
+        "resolve",
+        "--catalog",
+        CATALOG,
+        "-f",
+        &dump.display().to_string(),
+        "-o",
+        "json",
+    ]);
+    let err = common::stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(!err.contains("auths") && !err.contains("root:"), "{err}");
+    let v = json(&o);
+    let ops = v["namespaces"]
+        .as_array()
+        .expect("namespaces")
+        .iter()
+        .find(|n| n["namespace"] == "operators")
+        .expect("operators");
+    assert_eq!(
+        changes(&ops["operators"]),
+        ["etcdoperator.v0.9.4<-etcdoperator.v0.9.2"]
+    );
+    let notes: Vec<&str> = v["notes"]
+        .as_array()
+        .expect("notes")
+        .iter()
+        .map(|n| n.as_str().expect("text"))
+        .collect();
+    let pipe = format!(
+        "skipped {}: a named pipe, not a regular file; olmsat does not open it",
+        ns.join("events.yaml").display()
+    );
+    assert!(notes.contains(&pipe.as_str()), "{notes:?}");
+    for link in ["pull-secret.json", "passwd.yaml"] {
+        let start = format!("skipped {}: a symbolic link to ", ns.join(link).display());
+        assert!(notes.iter().any(|n| n.starts_with(&start)), "{notes:?}");
+        assert!(err.contains(&format!("note: {start}")), "{err}");
+    }
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("apps.open-cluster-management.io/v1 Subscription (1)")),
+        "{notes:?}"
+    );
+}
+
+/// A Knative Subscription in the namespace of a valid upgrade is another
+/// API's object: the upgrade stands.
+#[test]
+fn another_apis_subscription_does_not_change_the_answer() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dump = tmp.path().join("cluster.yaml");
+    let mut text =
+        std::fs::read_to_string(common::root().join("corpus/clusters/etcd-upgrade.yaml"))
+            .expect("read");
+    text.push_str("---\napiVersion: messaging.knative.dev/v1\nkind: Subscription\nmetadata:\n  name: events\n  namespace: operators\nspec:\n  channel: {apiVersion: messaging.knative.dev/v1, kind: InMemoryChannel, name: demo}\n  subscriber: {ref: {apiVersion: serving.knative.dev/v1, kind: Service, name: handler}}\n");
+    std::fs::write(&dump, text).expect("write");
+    let o = olmsat(&[
+        "resolve",
+        "--catalog",
+        CATALOG,
+        "-f",
+        &dump.display().to_string(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::stderr(&o));
+    assert!(
+        common::stdout(&o).contains("etcdoperator.v0.9.4  upgrade from etcdoperator.v0.9.0"),
+        "{}",
+        common::stdout(&o)
+    );
+    assert!(
+        common::stderr(&o).contains(
+            "note: ignored 1 object(s) of kinds olmsat does not read: messaging.knative.dev/v1 Subscription (1)"
+        ),
+        "{}",
+        common::stderr(&o)
+    );
+}
+
+/// `--catalogs DIR` holding a link to a directory outside it (with a
+/// registry credentials file) and a named pipe: neither is read, each is
+/// said in a note, and the catalog inside is used.
+#[cfg(unix)]
+#[test]
+fn catalogs_dir_keeps_to_the_directory() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let docker = tmp.path().join("docker");
+    std::fs::create_dir(&docker).expect("mkdir");
+    std::fs::write(
+        docker.join("config.json"),
+        r#"{"auths": {"quay.io": {"auth": "c2VjcmV0LXRva2Vu"}}}"#,
+    )
+    .expect("write");
+    let dir = tmp.path().join("catalogs");
+    copy_tree(
+        &common::root().join("corpus/catalogs/etcd-example"),
+        &dir.join("community"),
+    );
+    std::os::unix::fs::symlink(&docker, dir.join("creds")).expect("link");
+    mkfifo(&dir.join("pipe"));
+    for command in ["resolve", "simulate"] {
+        let o = olmsat(&[
+            command,
+            "--catalogs",
+            &dir.display().to_string(),
+            "-f",
+            "corpus/clusters/etcd-upgrade.yaml",
+        ]);
+        let err = common::stderr(&o);
+        assert_eq!(o.status.code(), Some(0), "{command}: {err}");
+        assert!(!err.contains("auths"), "{err}");
+        assert!(
+            err.contains(&format!(
+                "note: skipped {}: a symbolic link to {}, outside {}; olmsat does not follow links that leave the directory named (give it with --catalog NAME=PATH to read it)\n",
+                dir.join("creds").display(),
+                std::fs::canonicalize(&docker).expect("canonical").display(),
+                dir.display()
+            )),
+            "{err}"
+        );
+        assert!(
+            err.contains(&format!(
+                "note: skipped {}: a named pipe, not a catalog directory\n",
+                dir.join("pipe").display()
+            )),
+            "{err}"
+        );
+    }
+}
+
+/// A real CSV installed in `openshift-operators` for all namespaces, and
+/// the copies OLM writes of it into `n - 1` other namespaces, in one `List`,
+/// as `oc get csv -A -o yaml` prints them.
+fn csv_list(n: usize) -> String {
+    let csv = std::fs::read_to_string(common::root().join(
+        "corpus/real/bundles/community-operators-prod/multicluster-global-hub-operator/1.5.0/manifests/multicluster-global-hub-operator.clusterserviceversion.yaml",
+    ))
+    .expect("a real CSV");
+    let csv = csv.strip_prefix("---\n").unwrap_or(&csv);
+    let mut out = String::from("apiVersion: v1\nitems:\n");
+    for i in 0..n {
+        let item = match i {
+            0 => csv.replacen(
+                "  namespace: placeholder\n",
+                "  namespace: openshift-operators\n",
+                1,
+            ),
+            _ => csv
+                .replacen(
+                    "  namespace: placeholder\n",
+                    &format!("  namespace: ns{i}\n"),
+                    1,
+                )
+                .replacen(
+                    "\n  labels:\n",
+                    "\n  labels:\n    olm.copiedFrom: openshift-operators\n",
+                    1,
+                ),
+        };
+        for (j, line) in item.lines().enumerate() {
+            out.push_str(if j == 0 { "- " } else { "  " });
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out.push_str("kind: List\nmetadata:\n  resourceVersion: \"\"\n");
+    out
+}
+
+/// 600 real CSVs in one `List` (about a million YAML nodes) are read: the
+/// budget of one YAML document applies to each item. (Before, the List was
+/// refused with `invalid YAML: budget breached: Nodes { nodes: 250001 }`.)
+#[test]
+fn a_list_of_600_real_csvs_is_read() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dump = tmp.path().join("csvs.yaml");
+    std::fs::write(&dump, csv_list(600)).expect("write");
+    let o = olmsat(&[
+        "resolve",
+        "--catalog",
+        CATALOG,
+        "-f",
+        &dump.display().to_string(),
+        "-o",
+        "json",
+    ]);
+    let err = common::stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(!err.contains("budget"), "{err}");
+    assert!(
+        err.contains("note: skipped 599 copied ClusterServiceVersion(s) in 599 namespace(s)"),
+        "{err}"
+    );
+    let v = json(&o);
+    assert_eq!(v["status"], "resolved", "{v}");
+    assert_eq!(
+        v["namespaces"][0]["namespace"], "openshift-operators",
+        "{v}"
+    );
+}

@@ -543,3 +543,160 @@ fn deleted_catalogs_keep_the_installed_bundle_and_admission_refuses_hyphen_range
     assert_eq!(s.code, 2, "{}\n{}", s.stdout, s.stderr);
     assert!(s.stdout.contains("\"kept\""), "{}", s.stdout);
 }
+
+/// A version longer than the CRD's 64 characters is refused with the API
+/// server's text before it is parsed (80,000 characters of range took the
+/// range grammar seconds, 5 MB minutes).
+#[test]
+fn a_long_version_is_refused_before_it_is_parsed() {
+    let too_long = "ClusterExtension is invalid: spec.source.catalog.version: Too long: may not be more than 64 bytes";
+    let version = format!(">=1.0.0, {}", "<2.0.0 ".repeat(12_000));
+    let r = run(&[
+        "resolve",
+        "--catalog",
+        "main=catalogs/main",
+        "--extension",
+        "p",
+        "--version",
+        &version,
+        "-o",
+        "json",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(extension(&json(&r.stdout), "p")["message"], too_long);
+    // 5 MB of version in a cluster file, one the range grammar refuses too.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let file = tmp.path().join("cluster.yaml");
+    std::fs::write(
+        &file,
+        format!(
+            "apiVersion: olm.operatorframework.io/v1\nkind: ClusterExtension\nmetadata: {{name: long}}\nspec:\n  namespace: p\n  source: {{sourceType: Catalog, catalog: {{packageName: p, version: \"{}\"}}}}\n",
+            "1.0.0 || foo ".repeat(400_000)
+        ),
+    )
+    .expect("write");
+    for command in ["resolve", "simulate"] {
+        let r = run(&[
+            command,
+            "--catalog",
+            "main=catalogs/main",
+            "-f",
+            &file.display().to_string(),
+            "-o",
+            "json",
+        ]);
+        assert_eq!(r.code, 2, "{command}: {}", r.stderr);
+        assert!(r.stdout.contains(too_long), "{command}: {}", r.stdout);
+    }
+}
+
+/// A ClusterExtension of an API version that does not exist is not OLM v1's:
+/// it is ignored, with a note, and nothing is resolved for it.
+#[test]
+fn an_extension_of_another_api_version_is_ignored() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let file = tmp.path().join("cluster.yaml");
+    std::fs::write(
+        &file,
+        "apiVersion: olm.operatorframework.io/v999\nkind: ClusterExtension\nmetadata: {name: future}\nspec:\n  namespace: p\n  source: {sourceType: Catalog, catalog: {packageName: p}}\n",
+    )
+    .expect("write");
+    let r = run(&[
+        "resolve",
+        "--catalog",
+        "main=catalogs/main",
+        "-f",
+        &file.display().to_string(),
+        "-o",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(json(&r.stdout).get("extensions").is_none(), "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("ignored 1 object(s) of kinds olmsat does not read: olm.operatorframework.io/v999 ClusterExtension (1)"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// A plain replaces chain of `n` bundles `p.v0.0.<i>`, as a catalog file.
+fn chain(n: usize) -> String {
+    let mut text =
+        String::from("{\"schema\":\"olm.package\",\"name\":\"p\",\"defaultChannel\":\"stable\"}\n");
+    let entries: Vec<String> = (0..n)
+        .map(|i| match i {
+            0 => "{\"name\":\"p.v0.0.0\"}".to_owned(),
+            _ => format!(
+                "{{\"name\":\"p.v0.0.{i}\",\"replaces\":\"p.v0.0.{}\"}}",
+                i - 1
+            ),
+        })
+        .collect();
+    text.push_str(&format!(
+        "{{\"schema\":\"olm.channel\",\"package\":\"p\",\"name\":\"stable\",\"entries\":[{}]}}\n",
+        entries.join(",")
+    ));
+    for i in 0..n {
+        text.push_str(&format!(
+            "{{\"schema\":\"olm.bundle\",\"package\":\"p\",\"name\":\"p.v0.0.{i}\",\"image\":\"example.com/p:{i}\",\"properties\":[{{\"type\":\"olm.package\",\"value\":{{\"packageName\":\"p\",\"version\":\"0.0.{i}\"}}}}]}}\n"
+        ));
+    }
+    text
+}
+
+/// compare-olm over a plain replaces chain of 2,000 bundles: v0 and v1 both
+/// walk it to the head from every start and agree; each path lists its
+/// first 100 hops and says how many it has and where it ends.
+#[test]
+fn compare_olm_walks_a_long_chain_to_its_end() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(tmp.path().join("chain")).expect("mkdir");
+    std::fs::write(tmp.path().join("chain/catalog.json"), chain(2000)).expect("write");
+    let r = olmsat_in(tmp.path(), &["compare-olm", "chain", "-o", "json"], "", &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = json(&r.stdout);
+    assert_eq!(v["starts"], 2000);
+    assert_eq!(v["differing"], 0);
+    let rows = v["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 2000);
+    let first = &rows[0];
+    assert_eq!(first["from"], "p.v0.0.0");
+    let listed: Vec<&str> = first["v0Path"]
+        .as_array()
+        .expect("path")
+        .iter()
+        .map(|s| s.as_str().expect("name"))
+        .collect();
+    let want: Vec<String> = (1..=100).map(|i| format!("p.v0.0.{i}")).collect();
+    assert_eq!(listed, want);
+    assert_eq!(first["v1Path"], first["v0Path"]);
+    for side in ["v0", "v1"] {
+        assert_eq!(first[format!("{side}Hops")], 1999);
+        assert_eq!(first[format!("{side}Last")], "p.v0.0.1999");
+    }
+    assert_eq!(first["v0End"], "head");
+    assert_eq!(first["v1End"], "converged");
+    // Paths of 100 hops or fewer are listed whole.
+    let short = &rows[1899];
+    assert_eq!(short["v0Path"].as_array().expect("path").len(), 100);
+    assert!(short.get("v0Hops").is_none(), "{short}");
+    assert_eq!(rows[1999]["v0Path"].as_array().expect("path").len(), 0);
+    assert_eq!(rows[1999]["v1End"], "converged");
+
+    let r = olmsat_in(tmp.path(), &["compare-olm", "chain"], "", &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let first = r.stdout.lines().nth(1).expect("v0 line");
+    assert!(
+        first.ends_with("-> p.v0.0.100 -> … (1898 more hop(s), 1999 in all) -> p.v0.0.1999 [head]"),
+        "{first}"
+    );
+    assert!(r.stdout.ends_with("\n2000 start(s) compared, 0 differ\n"));
+    let r = olmsat_in(
+        tmp.path(),
+        &["compare-olm", "chain", "--only-differences"],
+        "",
+        &[],
+    );
+    assert_eq!(r.stdout, "\n2000 start(s) compared, 0 differ\n");
+}

@@ -13,7 +13,8 @@
 //! - [`Walk`] lists the regular files below a directory. Symbolic links that
 //!   leave the directory are not followed unless the user opts in
 //!   ([`Walk::follow_links`]); named pipes, sockets and devices are skipped;
-//!   each skipped entry is reported.
+//!   each skipped entry is reported. [`subdirectories`] lists one level of
+//!   directories (`--catalogs DIR`) by the same policy.
 //! - [`inside`] resolves a path read from a file (an `images.yaml` entry)
 //!   against the directory it must stay in.
 //! - [`write_in_dir`] writes one output file into a directory atomically and
@@ -36,6 +37,7 @@ mod escape;
 mod inside;
 mod kind;
 mod read;
+mod subdirs;
 mod walk;
 mod write;
 
@@ -43,6 +45,7 @@ pub use escape::{terminal, terminal_line};
 pub use inside::{inside, Outside};
 pub use kind::FileKind;
 pub use read::{open_regular, read_file, read_named, read_stream, ReadError};
+pub use subdirs::{subdirectories, Subdirectories};
 pub use walk::{SkipReason, Skipped, Walk, WalkProblem, Walked};
 pub use write::{file_name, write_in_dir, MAX_NAME_BYTES};
 

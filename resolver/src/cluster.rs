@@ -19,6 +19,10 @@ use olmsat_encoding::location::Location;
 use olmsat_encoding::rawjson::{to_raw, Transcoded};
 use serde_json::{json, Value};
 
+mod list;
+
+pub use list::{DOCUMENT_NODES, DOCUMENT_SCALAR_BYTES, LIST_NODES, LIST_SCALAR_BYTES};
+
 /// An `operators.coreos.com/v1alpha1` Subscription.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Subscription {
@@ -127,11 +131,17 @@ pub struct ClusterState {
     pub cluster_catalogs: Vec<crate::v1::ClusterCatalog>,
     /// OLM v1 ClusterExtensions.
     pub cluster_extensions: Vec<crate::v1::ClusterExtension>,
-    /// Objects of kinds olmsat does not read: how many of each kind.
+    /// Objects of kinds olmsat does not read: how many of each kind (keyed
+    /// `apiVersion kind` for a kind olmsat reads in another API group or
+    /// version, see [`READ_API_VERSIONS`]).
     pub ignored: BTreeMap<String, usize>,
     /// Objects read more than once (same kind, namespace and name), of which
     /// the first was kept (see [`ClusterState::drop_duplicates`]).
     pub duplicates: usize,
+    /// Entries of the directories read that were not read: symbolic links
+    /// that leave the directory named, named pipes, sockets, devices, broken
+    /// links and link loops, in path order.
+    pub skipped: Vec<crate::cluster_file::SkippedFile>,
 }
 
 /// Keep the first of the items with the same key; how many were dropped.
@@ -194,10 +204,15 @@ impl ClusterState {
         }
     }
 
-    /// What was set aside while reading, one sentence each: the kinds
-    /// ignored, the copied CSVs skipped, the objects read twice.
+    /// What was set aside while reading, one sentence each: the directory
+    /// entries not read, the kinds ignored, the copied CSVs skipped, the
+    /// objects read twice.
     pub fn notes(&self) -> Vec<String> {
-        let mut notes = Vec::new();
+        let mut notes: Vec<String> = self
+            .skipped
+            .iter()
+            .map(|s| format!("skipped {s}"))
+            .collect();
         if !self.ignored.is_empty() {
             let total: usize = self.ignored.values().sum();
             let kinds: Vec<String> = self
@@ -205,8 +220,18 @@ impl ClusterState {
                 .iter()
                 .map(|(k, n)| format!("{k} ({n})"))
                 .collect();
+            // `apiVersion kind`: a kind olmsat reads, of another API.
+            let foreign = self.ignored.keys().any(|k| {
+                k.rsplit_once(' ')
+                    .is_some_and(|(_, kind)| READ_API_VERSIONS.iter().any(|(r, _)| *r == kind))
+            });
+            let reads = if foreign {
+                "Subscriptions, ClusterServiceVersions and CatalogSources of operators.coreos.com/v1alpha1, OperatorGroups of operators.coreos.com/v1 or v1alpha2, ClusterCatalogs and ClusterExtensions of olm.operatorframework.io/v1"
+            } else {
+                "Subscriptions, ClusterServiceVersions, CatalogSources, OperatorGroups, ClusterCatalogs and ClusterExtensions"
+            };
             notes.push(format!(
-                "ignored {total} object(s) of kinds olmsat does not read: {} (it reads Subscriptions, ClusterServiceVersions, CatalogSources, OperatorGroups, ClusterCatalogs and ClusterExtensions)",
+                "ignored {total} object(s) of kinds olmsat does not read: {} (it reads {reads})",
                 kinds.join(", ")
             ));
         }
@@ -273,8 +298,17 @@ pub fn parse_into(state: &mut ClusterState, name: &str, text: &str) -> Result<()
             continue;
         }
         let loc = Location::new(file.clone(), split::first_content_line(&c));
-        let doc: Transcoded =
-            serde_saphyr::from_str(c.text).map_err(|e| yaml_error(&e, &file, c.first_line))?;
+        let doc: Transcoded = match serde_saphyr::from_str(c.text) {
+            Ok(doc) => doc,
+            // A List is held to the budget item by item (see `list`).
+            Err(e)
+                if list::breach(&e).is_some_and(list::grows_with_size)
+                    && list::read_large_list(state, c.text, &file, c.first_line, &loc)? =>
+            {
+                continue;
+            }
+            Err(e) => return Err(yaml_error(&e, &file, c.first_line)),
+        };
         let v: Value = serde_json::from_str(&doc.0).map_err(|e| ClusterError {
             location: loc.clone(),
             message: e.to_string(),
@@ -305,6 +339,15 @@ fn yaml_error(e: &serde_saphyr::Error, file: &Arc<str>, first_line: u32) -> Clus
         .location()
         .map(at)
         .unwrap_or_else(|| Location::new(file.clone(), first_line));
+    if let Some(b) = list::breach(e) {
+        return ClusterError {
+            location,
+            message: format!(
+                "invalid YAML: {}",
+                list::breach_words(b, "the YAML document", &serde_saphyr::Budget::default())
+            ),
+        };
+    }
     let message = match e.without_snippet() {
         serde_saphyr::Error::DuplicateMappingKey { key: Some(k), .. } => format!(
             "invalid YAML: duplicate key {k:?} (a mapping holds each key once; remove or rename one of them)"
@@ -375,6 +418,38 @@ fn copied_from(v: &Value) -> Option<String> {
     }
 }
 
+/// The kinds olmsat reads and the API versions (`group/version`) it reads
+/// each in: OLM v0's `operators.coreos.com` and OLM v1's
+/// `olm.operatorframework.io`. An object of one of these kinds with another
+/// `apiVersion` (a Knative `messaging.knative.dev/v1` Subscription, an ACM
+/// `apps.open-cluster-management.io/v1` Subscription, a version that does
+/// not exist) is another API's object: it is counted in
+/// [`ClusterState::ignored`] as `apiVersion kind`. An object without
+/// `apiVersion` (pasted from a bug report) is read by its kind.
+pub const READ_API_VERSIONS: &[(&str, &[&str])] = &[
+    ("Subscription", &["operators.coreos.com/v1alpha1"]),
+    ("ClusterServiceVersion", &["operators.coreos.com/v1alpha1"]),
+    ("CatalogSource", &["operators.coreos.com/v1alpha1"]),
+    (
+        "OperatorGroup",
+        &["operators.coreos.com/v1", "operators.coreos.com/v1alpha2"],
+    ),
+    ("ClusterCatalog", &["olm.operatorframework.io/v1"]),
+    ("ClusterExtension", &["olm.operatorframework.io/v1"]),
+];
+
+/// The object's `apiVersion` when it is not one olmsat reads `kind` in
+/// (`None` for kinds olmsat does not read, and for objects without one).
+fn foreign_api_version(v: &Value, kind: &str) -> Option<String> {
+    let (_, versions) = READ_API_VERSIONS.iter().find(|(k, _)| *k == kind)?;
+    match v.get("apiVersion") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(a)) if versions.contains(&a.as_str()) => None,
+        Some(Value::String(a)) => Some(a.clone()),
+        Some(other) => Some(other.to_string()),
+    }
+}
+
 fn add_object(
     state: &mut ClusterState,
     v: &Value,
@@ -409,6 +484,13 @@ fn add_object(
             };
             add_object(state, item, &item_loc, &[])?;
         }
+        return Ok(());
+    }
+    if let Some(api_version) = foreign_api_version(v, kind) {
+        *state
+            .ignored
+            .entry(format!("{api_version} {kind}"))
+            .or_default() += 1;
         return Ok(());
     }
     match kind {
@@ -751,5 +833,219 @@ kind: OperatorGroupList
             "{:?}",
             st.notes()
         );
+    }
+
+    /// Other APIs' objects of the same kinds (Knative and ACM
+    /// Subscriptions, a ClusterExtension of a version that does not exist)
+    /// are not OLM's: they are counted as ignored, by API version and kind.
+    #[test]
+    fn only_olms_api_groups_and_versions_are_read() {
+        let text = "\
+apiVersion: messaging.knative.dev/v1
+kind: Subscription
+metadata: {name: knative, namespace: ops}
+spec: {channel: {apiVersion: messaging.knative.dev/v1, kind: InMemoryChannel, name: c}}
+---
+apiVersion: apps.open-cluster-management.io/v1
+kind: Subscription
+metadata: {name: acm, namespace: ops}
+spec: {channel: ns/ch}
+---
+apiVersion: operators.coreos.com/v1alpha1
+kind: Subscription
+metadata: {name: etcd, namespace: ops}
+spec: {name: etcd, source: community}
+---
+kind: Subscription
+metadata: {name: pasted, namespace: ops}
+spec: {name: pasted, source: community}
+---
+apiVersion: operators.coreos.com/v1alpha2
+kind: OperatorGroup
+metadata: {name: og, namespace: ops}
+---
+apiVersion: operators.coreos.com/v2
+kind: OperatorGroup
+metadata: {name: og2, namespace: ops}
+---
+apiVersion: olm.operatorframework.io/v999
+kind: ClusterExtension
+metadata: {name: future}
+spec: {namespace: x, source: {sourceType: Catalog, catalog: {packageName: p}}}
+---
+apiVersion: olm.operatorframework.io/v1
+kind: ClusterCatalog
+metadata: {name: main}
+---
+apiVersion: 1
+kind: CatalogSource
+metadata: {name: odd, namespace: olm}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: settings}
+";
+        let st = parse("c.yaml", text).unwrap();
+        let subs: Vec<&str> = st.subscriptions.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(subs, ["etcd", "pasted"]);
+        assert_eq!(st.operator_groups.len(), 1);
+        assert!(st.cluster_extensions.is_empty());
+        assert_eq!(st.cluster_catalogs.len(), 1);
+        assert!(st.catalog_sources.is_empty());
+        let ignored: Vec<(&str, usize)> =
+            st.ignored.iter().map(|(k, n)| (k.as_str(), *n)).collect();
+        assert_eq!(
+            ignored,
+            [
+                ("1 CatalogSource", 1),
+                ("ConfigMap", 1),
+                ("apps.open-cluster-management.io/v1 Subscription", 1),
+                ("messaging.knative.dev/v1 Subscription", 1),
+                ("olm.operatorframework.io/v999 ClusterExtension", 1),
+                ("operators.coreos.com/v2 OperatorGroup", 1),
+            ]
+        );
+        assert_eq!(
+            st.notes(),
+            ["ignored 6 object(s) of kinds olmsat does not read: 1 CatalogSource (1), ConfigMap (1), apps.open-cluster-management.io/v1 Subscription (1), messaging.knative.dev/v1 Subscription (1), olm.operatorframework.io/v999 ClusterExtension (1), operators.coreos.com/v2 OperatorGroup (1) (it reads Subscriptions, ClusterServiceVersions and CatalogSources of operators.coreos.com/v1alpha1, OperatorGroups of operators.coreos.com/v1 or v1alpha2, ClusterCatalogs and ClusterExtensions of olm.operatorframework.io/v1)"]
+        );
+    }
+
+    /// A `List` of `n` Subscriptions, each with `pad` labels (`7 + pad`
+    /// lines and about `2 * pad + 15` nodes each), in block style.
+    fn subscription_list(n: usize, pad: usize) -> String {
+        let mut out = String::from("apiVersion: v1\nkind: List\nitems:\n");
+        for i in 0..n {
+            out.push_str(&format!(
+                "- apiVersion: operators.coreos.com/v1alpha1\n  kind: Subscription\n  metadata:\n    name: s{i}\n    namespace: ops\n    labels:\n"
+            ));
+            for j in 0..pad {
+                out.push_str(&format!("      l{j}: v\n"));
+            }
+            out.push_str("  spec: {name: p, source: c}\n");
+        }
+        out
+    }
+
+    /// A List over one document's node budget as a whole but not item by
+    /// item is read, each item at its own line, as the same objects in a
+    /// `---` stream are.
+    #[test]
+    fn a_list_is_held_to_the_budget_item_by_item() {
+        let text = subscription_list(1000, 300);
+        assert!(
+            serde_saphyr::from_str::<Transcoded>(&text).is_err(),
+            "the List is over one document's budget"
+        );
+        let st = parse("list.yaml", &text).expect("read");
+        assert_eq!(st.subscriptions.len(), 1000);
+        assert_eq!(st.subscriptions[0].location.to_string(), "list.yaml:4");
+        assert_eq!(st.subscriptions[1].location.to_string(), "list.yaml:311");
+        assert_eq!(st.subscriptions[999].name, "s999");
+        let stream = text
+            .replace("apiVersion: v1\nkind: List\nitems:\n", "")
+            .replace("\n- apiVersion", "\n---\n- apiVersion");
+        let stream: String = stream
+            .lines()
+            .map(|l| {
+                let l = l.strip_prefix("- ").unwrap_or(l);
+                let l = l.strip_prefix("  ").unwrap_or(l);
+                format!("{l}\n")
+            })
+            .collect();
+        let from_stream = parse("stream.yaml", &stream).expect("read");
+        let key = |st: &ClusterState| -> Vec<(String, String, String)> {
+            st.subscriptions
+                .iter()
+                .map(|s| (s.name.clone(), s.namespace.clone(), s.package.clone()))
+                .collect()
+        };
+        assert_eq!(key(&st), key(&from_stream));
+    }
+
+    #[test]
+    fn an_item_over_the_budget_is_refused_in_words() {
+        let mut text = subscription_list(3, 10);
+        text.push_str(
+            &subscription_list(1, 260_000).replace("apiVersion: v1\nkind: List\nitems:\n", ""),
+        );
+        let e = parse("big.yaml", &text).expect_err("an item too large");
+        assert_eq!(
+            e.to_string(),
+            "big.yaml:55: invalid YAML: item 4 of the List holds more than 250000 nodes (mappings, sequences and scalars), the most olmsat reads in one object; split it into several objects"
+        );
+        let one = subscription_list(1, 260_000).replace("kind: List", "kind: Thing");
+        let e = parse("one.yaml", &one).expect_err("a document too large");
+        let text = e.to_string();
+        assert!(
+            text.contains(": invalid YAML: the YAML document holds more than 250000 nodes (mappings, sequences and scalars), the most olmsat reads in one; split it into several documents (separated by ---) or files"),
+            "{text}"
+        );
+        assert!(!text.contains('{'), "{text}");
+    }
+
+    #[test]
+    fn an_unreadable_item_of_a_large_list_is_located() {
+        let text = subscription_list(1000, 300).replace(
+            "- apiVersion: operators.coreos.com/v1alpha1\n  kind: Subscription\n  metadata:\n    name: s500\n",
+            "- apiVersion: operators.coreos.com/v1alpha1\n  kind: ClusterServiceVersion\n  metadata:\n    name: s500\n    annotations: {operatorframework.io/properties: '{'}\n",
+        );
+        let e = parse("list.yaml", &text).expect_err("a bad item");
+        assert!(
+            e.to_string().starts_with(&format!(
+                "list.yaml:{}: ClusterServiceVersion \"s500\": annotation operatorframework.io/properties is not JSON",
+                4 + 500 * 307
+            )),
+            "{e}"
+        );
+    }
+
+    /// `n` copies of a real CSV (each its own name and namespace) in one
+    /// `List`, as `oc get csv -A -o yaml` prints them.
+    fn csv_list(csv: &str, n: usize) -> String {
+        let csv = csv.strip_prefix("---\n").unwrap_or(csv);
+        let mut out = String::from("apiVersion: v1\nitems:\n");
+        for i in 0..n {
+            let item = csv.replace(
+                "  name: multicluster-global-hub-operator.v1.5.0\n  namespace: placeholder\n",
+                &format!("  name: hub.v{i}\n  namespace: ns{}\n", i % 30),
+            );
+            for (j, line) in item.lines().enumerate() {
+                out.push_str(if j == 0 { "- " } else { "  " });
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+        out.push_str("kind: List\nmetadata:\n  resourceVersion: \"\"\n");
+        out
+    }
+
+    /// 600 real ClusterServiceVersions in one List: over one document's
+    /// budget as a whole (about a million nodes), within it item by item.
+    #[test]
+    fn six_hundred_real_csvs_in_one_list_are_read() {
+        let csv = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../corpus/real/bundles/community-operators-prod/multicluster-global-hub-operator/1.5.0/manifests/multicluster-global-hub-operator.clusterserviceversion.yaml"
+        ))
+        .expect("a real CSV");
+        let list = csv_list(&csv, 600);
+        let st = parse("csvs.yaml", &list).expect("read");
+        assert_eq!(st.csvs.len(), 600);
+        assert_eq!(st.csvs[599].name, "hub.v599");
+        assert_eq!(st.csvs[599].namespace, "ns29");
+        assert_eq!(
+            st.csvs[0].replaces.as_deref(),
+            Some("multicluster-global-hub-operator.v1.4.0")
+        );
+        assert_eq!(
+            st.csvs[0]
+                .version
+                .as_ref()
+                .map(ToString::to_string)
+                .as_deref(),
+            Some("1.5.0")
+        );
+        assert_eq!(st.csvs[1].location.line, 3 + 1157);
     }
 }

@@ -62,7 +62,7 @@ pub mod v1;
 pub use cluster::{
     CatalogSource, ClusterError, ClusterState, CopiedCsv, InstalledCsv, OperatorGroup, Subscription,
 };
-pub use cluster_file::{ClusterFileError, STDIN_NAME};
+pub use cluster_file::{ClusterFileError, SkipCause, SkippedFile, STDIN_NAME};
 pub use dangling::Dangling;
 pub use resolve::{
     join_messages, missing_catalogs, namespaces, resolve, CandidateNode, CatalogInput, Cause,

@@ -29,17 +29,13 @@ enum InputError {
     Invalid(String),
 }
 
-fn load_catalogs(args: &ResolveInputs) -> Result<Vec<CatalogInput>, InputError> {
+/// The catalogs, and a note for each entry of `--catalogs DIR` passed over.
+fn load_catalogs(args: &ResolveInputs) -> Result<(Vec<CatalogInput>, Vec<String>), InputError> {
     let mut named: Vec<(String, PathBuf)> = Vec::new();
+    let mut notes = Vec::new();
     if let Some(dir) = &args.catalogs {
-        let rd = std::fs::read_dir(dir)
-            .map_err(|e| InputError::Usage(format!("{}: {e}", dir.display())))?;
-        for entry in rd.flatten() {
-            let p = entry.path();
-            if p.is_dir() {
-                named.push((entry.file_name().to_string_lossy().into_owned(), p));
-            }
-        }
+        (named, notes) =
+            v1::catalogs_in(dir, false).map_err(|e| InputError::Usage(e.to_string()))?;
     }
     for c in &args.catalog {
         let Some((name, path)) = c.split_once('=') else {
@@ -80,7 +76,7 @@ fn load_catalogs(args: &ResolveInputs) -> Result<Vec<CatalogInput>, InputError> 
             model: catalog.into_model(),
         });
     }
-    Ok(out)
+    Ok((out, notes))
 }
 
 fn load_cluster(paths: &[PathBuf]) -> Result<ClusterState, InputError> {
@@ -249,9 +245,9 @@ struct Prepared {
 
 /// Build the input from the arguments.
 fn input(args: &ResolveInputs) -> Result<Prepared, InputError> {
-    let catalogs = load_catalogs(args)?;
+    let (catalogs, mut notes) = load_catalogs(args)?;
     let mut cluster = load_cluster(&args.cluster)?;
-    let mut notes = cluster.notes();
+    notes.extend(cluster.notes());
     let global_namespace = match (&args.global_namespace, cluster.implied_global_namespace()) {
         (Some(g), _) => g.clone(),
         (None, Some(n)) if n != DEFAULT_GLOBAL_NAMESPACE => {

@@ -130,6 +130,51 @@ pub fn extension_from_flags(flags: &Flags) -> Result<Option<ClusterExtension>, V
     }))
 }
 
+/// Catalog names and their directories.
+pub type NamedCatalogs = Vec<(String, PathBuf)>;
+
+/// The catalogs of `--catalogs DIR`: each subdirectory, named after it (a
+/// link to a directory inside DIR too, and with `follow_links` any link to a
+/// directory); and a note for each entry passed over: a link that leaves
+/// DIR, a named pipe, socket or device.
+pub fn catalogs_in(
+    dir: &Path,
+    follow_links: bool,
+) -> Result<(NamedCatalogs, Vec<String>), V1InputError> {
+    let found = olmsat_io::subdirectories(dir, follow_links)
+        .map_err(|e| V1InputError::Usage(format!("{}: {e}", dir.display())))?;
+    let named = found
+        .dirs
+        .into_iter()
+        .map(|p| {
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            (name, p)
+        })
+        .collect();
+    let notes = found
+        .skipped
+        .iter()
+        .map(|s| {
+            let path = s.path.display().to_string();
+            let text = match &s.reason {
+                olmsat_io::SkipReason::LinkOutside { target } => format!(
+                    "skipped {path}: a symbolic link to {}, outside {}; olmsat does not follow links that leave the directory named (give it with --catalog NAME=PATH to read it)",
+                    target.display(),
+                    dir.display()
+                ),
+                olmsat_io::SkipReason::NotRegular(kind) => {
+                    format!("skipped {path}: a {kind}, not a catalog directory")
+                }
+            };
+            olmsat_io::terminal_line(&text).into_owned()
+        })
+        .collect();
+    Ok((named, notes))
+}
+
 /// Catalog names and directories from `--catalogs DIR` and `--catalog NAME=DIR`,
 /// sorted by name.
 pub fn named_catalogs(
@@ -138,14 +183,8 @@ pub fn named_catalogs(
 ) -> Result<Vec<(String, PathBuf)>, V1InputError> {
     let mut named: Vec<(String, PathBuf)> = Vec::new();
     if let Some(dir) = dir {
-        let rd = std::fs::read_dir(dir)
-            .map_err(|e| V1InputError::Usage(format!("{}: {e}", dir.display())))?;
-        for entry in rd.flatten() {
-            let p = entry.path();
-            if p.is_dir() {
-                named.push((entry.file_name().to_string_lossy().into_owned(), p));
-            }
-        }
+        // The notes were printed when the v0 catalogs were read.
+        named = catalogs_in(dir, false)?.0;
     }
     for c in catalogs {
         let Some((name, path)) = c.split_once('=') else {

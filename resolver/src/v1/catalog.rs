@@ -142,12 +142,15 @@ pub struct CatalogContent {
     packages: BTreeMap<String, PackageSlice>,
 }
 
-/// Replace the element named `name` (keeping its place) or append it.
-fn upsert<T>(list: &mut Vec<T>, item: T, name: impl Fn(&T) -> &str) {
-    let key = name(&item).to_owned();
-    match list.iter_mut().find(|x| name(x) == key) {
-        Some(slot) => *slot = item,
-        None => list.push(item),
+/// Replace the element named `key` (keeping its place) or append it;
+/// `places` holds each name's place in `list`.
+fn upsert<T>(list: &mut Vec<T>, places: &mut HashMap<String, usize>, key: &str, item: T) {
+    match places.get(key) {
+        Some(&i) => list[i] = item,
+        None => {
+            places.insert(key.to_owned(), list.len());
+            list.push(item);
+        }
     }
 }
 
@@ -155,6 +158,9 @@ impl CatalogContent {
     /// Index a loaded catalog.
     pub fn from_config(cfg: &DeclarativeConfig, release_gate: bool) -> CatalogContent {
         let mut packages: BTreeMap<String, PackageSlice> = BTreeMap::new();
+        // Each package's channels and bundles by name, for `upsert`.
+        let mut channel_places: HashMap<String, HashMap<String, usize>> = HashMap::new();
+        let mut bundle_places: HashMap<String, HashMap<String, usize>> = HashMap::new();
         for p in &cfg.packages {
             packages.entry(p.name.clone()).or_default().present = true;
         }
@@ -179,7 +185,8 @@ impl CatalogContent {
                     })
                     .collect(),
             };
-            upsert(&mut slice.channels, channel, |c| c.name.as_str());
+            let places = channel_places.entry(c.package.clone()).or_default();
+            upsert(&mut slice.channels, places, &c.name, channel);
         }
         for b in &cfg.bundles {
             let slice = packages.entry(b.package.clone()).or_default();
@@ -193,7 +200,8 @@ impl CatalogContent {
                 property_types: b.properties.iter().map(|p| p.type_.clone()).collect(),
                 install_modes: install_modes(&b.properties),
             };
-            upsert(&mut slice.bundles, bundle, |b| b.name.as_str());
+            let places = bundle_places.entry(b.package.clone()).or_default();
+            upsert(&mut slice.bundles, places, &b.name, bundle);
         }
         for d in &cfg.deprecations {
             let slice = packages.entry(d.package.clone()).or_default();

@@ -14,6 +14,7 @@ pub mod reconcile;
 pub mod resolve;
 pub mod selector;
 pub mod simulate;
+pub mod stepper;
 pub mod successors;
 
 pub use catalog::CatalogContent;
@@ -21,3 +22,4 @@ pub use cluster::{ClusterCatalog, ClusterExtension, InstalledBundle, UpgradePoli
 pub use errors::V1Error;
 pub use reconcile::{admit_version, reconcile, AdmissionError};
 pub use resolve::{resolve, Catalog, Gates, Outcome, Resolved};
+pub use stepper::Stepper;

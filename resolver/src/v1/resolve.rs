@@ -153,7 +153,7 @@ struct Pick<'a> {
     deprecations: Option<&'a Deprecations>,
 }
 
-fn version_of(b: &Bundle) -> Option<&VersionRelease> {
+pub(super) fn version_of(b: &Bundle) -> Option<&VersionRelease> {
     match &b.version {
         BundleVersion::Valid(v) => Some(v),
         BundleVersion::Invalid(_) => None,
@@ -162,7 +162,7 @@ fn version_of(b: &Bundle) -> Option<&VersionRelease> {
 
 /// Within a catalog: non-deprecated first, then version-release descending,
 /// unreadable versions last (stable).
-fn order(a: &Bundle, b: &Bundle, deprecations: Option<&Deprecations>) -> Ordering {
+pub(super) fn order(a: &Bundle, b: &Bundle, deprecations: Option<&Deprecations>) -> Ordering {
     let dep = |x: &Bundle| deprecations.is_some_and(|d| d.bundles.contains_key(&x.name));
     dep(a)
         .cmp(&dep(b))
@@ -176,6 +176,11 @@ fn order(a: &Bundle, b: &Bundle, deprecations: Option<&Deprecations>) -> Orderin
 
 /// Resolve one ClusterExtension against the catalogs. Catalogs are walked in
 /// name order (the reference's order is its informer cache's, i.e. arbitrary).
+///
+/// A `spec.source.catalog.version` longer than the CRD's `maxLength`
+/// ([`MAX_VERSION_LENGTH`](super::reconcile::MAX_VERSION_LENGTH)) is refused
+/// with the API server's error ([`V1Error::Admission`]) before it is parsed:
+/// such an extension cannot exist on a cluster.
 pub fn resolve(catalogs: &[Catalog<'_>], ext: &ClusterExtension, _gates: Gates) -> Outcome {
     let mut explanation = Explanation::default();
     let result = run(catalogs, ext, &mut explanation);
@@ -195,6 +200,14 @@ fn run(
         Some(s) => s.compile().map_err(V1Error::Selector)?,
         None => Selector::everything(),
     };
+    // The API server refuses a version over the CRD's maxLength before
+    // anything parses it; so does olmsat (a long range would take long to
+    // parse, and could never reach operator-controller).
+    if ext.version.len() > super::reconcile::MAX_VERSION_LENGTH {
+        return Err(V1Error::Admission(
+            super::reconcile::AdmissionError::TooLong,
+        ));
+    }
     let range = if ext.version.is_empty() {
         None
     } else {
@@ -427,7 +440,18 @@ fn run(
         return Err(not_resolved(names));
     }
     let winner = &survivors[0];
-    let bundle = winner.bundle;
+    conclude(winner.bundle, winner.catalog, winner.deprecations, ex)
+}
+
+/// The chosen bundle as the answer: refused when it declares a dependency
+/// (OLM v1 resolves none) or its version cannot be read; else with the
+/// install-mode check the reference makes after selection.
+pub(super) fn conclude(
+    bundle: &Bundle,
+    catalog: &ClusterCatalog,
+    deprecations: Option<&Deprecations>,
+    ex: &mut Explanation,
+) -> Result<Resolved, V1Error> {
     for t in &bundle.property_types {
         if matches!(
             t.as_str(),
@@ -455,8 +479,8 @@ fn run(
     Ok(Resolved {
         bundle: bundle.name.clone(),
         version,
-        catalog: winner.catalog.name.clone(),
-        deprecations: winner.deprecations.cloned(),
+        catalog: catalog.name.clone(),
+        deprecations: deprecations.cloned(),
         install_problem: install_problem(bundle),
     })
 }
