@@ -64,6 +64,10 @@ pub struct FromBundlesOptions {
     pub mode: GraphMode,
     /// Also validate every bundle (see [`CatalogBuild::reports`]).
     pub validate: bool,
+    /// Follow links that leave the roots while finding bundle directories
+    /// (`--follow`); by default they are skipped and reported. Files of a
+    /// bundle that leave the bundle are never read.
+    pub follow_links: bool,
 }
 
 /// One bundle as the catalog sees it.
@@ -232,7 +236,7 @@ pub fn build_catalog<P: AsRef<Path>>(
     let mut dirs = BTreeSet::new();
     let mut out = CatalogBuild::default();
     for r in roots {
-        let found = find_bundles(r.as_ref(), false)?;
+        let found = find_bundles(r.as_ref(), opts.follow_links)?;
         dirs.extend(found.dirs);
         out.diagnostics.extend(found.skipped);
     }

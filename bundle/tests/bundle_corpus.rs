@@ -41,6 +41,7 @@ fn corpus_bundles_validate_render_and_build_a_catalog() {
         &FromBundlesOptions {
             mode: GraphMode::CiYaml,
             validate: true,
+            follow_links: false,
             // olm.csv.metadata instead of bundle objects keeps the catalog small
             // (bundle objects are compared with real catalogs in bundle_render.rs);
             // bundles without objects need an image.

@@ -23,7 +23,7 @@ use std::path::Path;
 
 use crate::declcfg::DeclarativeConfig;
 use crate::load::blob::BundleReading;
-use crate::load::{self, LoadError, Loaded, Select};
+use crate::load::{self, LoadError, Loaded, ReadOptions, Select};
 use crate::model::Model;
 use crate::validate::Report;
 use olmsat_findings::diagnostic::Diagnostic;
@@ -62,27 +62,76 @@ impl CatalogFiles {
     ///
     /// As [`CatalogFiles::read`].
     pub fn read_package(path: &Path, package: &str) -> Result<Self, LoadError> {
+        Self::read_package_with(path, package, &ReadOptions::default())
+    }
+
+    /// [`CatalogFiles::read`], reading as `options` say (links, images).
+    ///
+    /// # Errors
+    ///
+    /// As [`CatalogFiles::read`].
+    pub fn read_with<P: AsRef<Path>>(
+        paths: &[P],
+        options: &ReadOptions,
+    ) -> Result<Self, LoadError> {
+        Ok(CatalogFiles::from_loaded(load::load_paths_with(
+            paths,
+            &Select::All,
+            options,
+        )?))
+    }
+
+    /// [`CatalogFiles::read_package`], reading as `options` say.
+    ///
+    /// # Errors
+    ///
+    /// As [`CatalogFiles::read`].
+    pub fn read_package_with(
+        path: &Path,
+        package: &str,
+        options: &ReadOptions,
+    ) -> Result<Self, LoadError> {
         // Standard input can be read only once: keep it for a second, full read.
         let stdin = if path.as_os_str() == "-" {
             Some(load::read_stdin()?)
         } else {
             None
         };
-        let read = |select: &Select| match &stdin {
+        Self::package_from(package, |select| match &stdin {
             Some(text) => Ok(load::load_bytes_selected("<stdin>", text, select)),
-            None => load::load_path_selected(path, select),
-        };
-        let only = read(&Select::PackageGraph(package.to_owned()))?;
+            None => load::load_path_with(path, select, options),
+        })
+    }
+
+    /// Read what questions about one package need, from wherever `load`
+    /// reads (called with the blobs to keep): that package's blobs, its
+    /// bundles only as far as upgrade graphs need; everything, when the
+    /// first read has no such package, so that the packages there are can be
+    /// named. `load` may be called twice.
+    ///
+    /// # Errors
+    ///
+    /// What `load` gives.
+    pub fn package_from<E>(
+        package: &str,
+        mut load: impl FnMut(&Select) -> Result<Loaded, E>,
+    ) -> Result<Self, E> {
+        let only = load(&Select::PackageGraph(package.to_owned()))?;
         if only.config.packages.iter().any(|p| p.name == package) {
             return Ok(CatalogFiles {
                 loaded: only,
                 reading: BundleReading::Graph,
             });
         }
-        Ok(CatalogFiles {
-            loaded: read(&Select::All)?,
+        Ok(CatalogFiles::from_loaded(load(&Select::All)?))
+    }
+
+    /// A catalog from what loading gave (every blob read in full).
+    pub fn from_loaded(loaded: Loaded) -> Self {
+        CatalogFiles {
+            loaded,
             reading: BundleReading::Full,
-        })
+        }
     }
 
     /// A catalog held in memory: `bytes` are the contents of one file, called
@@ -102,9 +151,16 @@ impl CatalogFiles {
                 config,
                 diagnostics,
                 files: 1,
+                notes: Vec::new(),
             },
             reading: BundleReading::Full,
         }
+    }
+
+    /// Notes for the reader about how the input was read (which platform of
+    /// a multi-platform image).
+    pub fn notes(&self) -> &[String] {
+        &self.loaded.notes
     }
 
     /// Every problem found reading the files: errors and warnings.

@@ -25,8 +25,31 @@ pub struct Cli {
     /// (OS/ARCH or OS/ARCH/VARIANT; default linux/amd64).
     #[arg(long, global = true, value_name = "OS/ARCH", value_parser = parse_platform)]
     pub platform: Option<olmsat_image::Platform>,
+    /// Follow symbolic links that leave the directories named (catalog
+    /// directories, bundle trees, --bundles-from sources, cluster dumps,
+    /// --catalogs). Without it they are skipped, with a warning; a path named
+    /// on the command line is followed even when it is itself a link.
+    #[arg(long, global = true)]
+    pub follow: bool,
     #[command(subcommand)]
     pub command: Command,
+}
+
+impl Cli {
+    /// How every input of the command is read: the global options, by value.
+    pub fn input_options(&self) -> olmsat_input::Options {
+        olmsat_input::Options {
+            read: olmsat_input::ReadOptions {
+                follow_links: self.follow,
+                image: olmsat_image::Options {
+                    platform: self.platform.clone().unwrap_or_default(),
+                    ..Default::default()
+                },
+            },
+            bundles_from: self.bundles_from.clone(),
+            ..olmsat_input::Options::default()
+        }
+    }
 }
 
 /// A `--platform` value.

@@ -21,23 +21,13 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-/// A note about an image read (the platform chosen), on standard error.
-fn print_note(text: &str) {
-    errln!("note: {text}");
-}
-
 fn main() -> ExitCode {
     process::start();
     let start = std::time::Instant::now();
     let cli = args::Cli::parse();
-    cmd::template::set_bundles_from(cli.bundles_from.clone());
-    olmsat_image::set_options(olmsat_image::Options {
-        platform: cli.platform.clone().unwrap_or_default(),
-        ..Default::default()
-    });
-    olmsat_image::set_note_sink(print_note);
+    let options = cli.input_options();
     process::fit_to_input(cli.command.catalog_paths());
-    let result = cmd::run(&cli.command);
+    let result = cmd::run(&cli.command, &options);
     if cli.timings {
         timings::print_timings(start.elapsed());
     }

@@ -33,7 +33,6 @@ mod store;
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::{Mutex, RwLock};
 
 pub use error::ImageError;
 pub use layer::{FileTree, LinkProblem, Node};
@@ -61,40 +60,6 @@ pub struct Options {
     pub platform: Platform,
     /// The bounds on reading.
     pub limits: Limits,
-}
-
-static OPTIONS: RwLock<Option<Options>> = RwLock::new(None);
-static NOTE_SINK: Mutex<Option<fn(&str)>> = Mutex::new(None);
-
-/// Set the options images named as catalog or bundle paths are read with
-/// (the command line's global `--platform`).
-pub fn set_options(options: Options) {
-    if let Ok(mut o) = OPTIONS.write() {
-        *o = Some(options);
-    }
-}
-
-/// The options set with [`set_options`], or the defaults.
-pub fn options() -> Options {
-    OPTIONS
-        .read()
-        .ok()
-        .and_then(|o| o.clone())
-        .unwrap_or_default()
-}
-
-/// Where notes about images read go (the command line prints them on
-/// standard error): which platform of a multi-platform index was read.
-pub fn set_note_sink(sink: fn(&str)) {
-    if let Ok(mut s) = NOTE_SINK.lock() {
-        *s = Some(sink);
-    }
-}
-
-fn note(text: &str) {
-    if let Some(sink) = NOTE_SINK.lock().ok().and_then(|s| *s) {
-        sink(text);
-    }
 }
 
 /// What an image holds, by its labels (or, without them, its directories).
@@ -154,6 +119,9 @@ pub struct Image {
     pub tree: FileTree,
     /// Entries skipped while reading the layers (path, why).
     pub skipped: Vec<(String, String)>,
+    /// Notes for the reader about how it was read (which platform of a
+    /// multi-platform index), each starting with the image's name.
+    pub notes: Vec<String>,
 }
 
 impl fmt::Display for Image {
@@ -197,9 +165,11 @@ impl Image {
             Transport::Oci | Transport::OciArchive => select::oci(store, selector, options)?,
             Transport::DockerArchive => select::docker(store, selector, &options.limits)?,
         };
-        if let Some(text) = &chosen.note {
-            note(&format!("{name}: {text}"));
-        }
+        let notes: Vec<String> = chosen
+            .note
+            .iter()
+            .map(|text| format!("{name}: {text}"))
+            .collect();
         let labels = chosen.labels.clone();
         // The directories whose files are kept: those the labels name, and the
         // defaults for images without labels.
@@ -236,6 +206,7 @@ impl Image {
             kind,
             tree,
             skipped,
+            notes,
         })
     }
 
@@ -373,16 +344,16 @@ fn kind_of(
     })
 }
 
-/// Read the image an argument names, when it names one: `Ok(None)` for a
-/// plain path. Uses the options of [`set_options`].
+/// Read the image an argument names, with `options`, when it names one:
+/// `Ok(None)` for a plain path.
 ///
 /// # Errors
 ///
 /// As [`ImageSpec::parse`] and [`Image::open`].
-pub fn open_arg(text: &str) -> Result<Option<Image>, ImageError> {
+pub fn open_arg(text: &str, options: &Options) -> Result<Option<Image>, ImageError> {
     match ImageSpec::parse(text)? {
         None => Ok(None),
-        Some(spec) => Image::open(&spec, &options()).map(Some),
+        Some(spec) => Image::open(&spec, options).map(Some),
     }
 }
 

@@ -226,6 +226,14 @@ pub enum TemplateError {
         /// What went wrong.
         error: String,
     },
+    /// A `--bundles-from` source could not be opened.
+    #[error("bundle source {path}: {error}")]
+    Source {
+        /// The source as named.
+        path: String,
+        /// What went wrong.
+        error: String,
+    },
 }
 
 fn searched_text(s: &[String]) -> String {
@@ -253,6 +261,7 @@ impl TemplateError {
                 | TemplateError::Unavailable { .. }
                 | TemplateError::CannotUnmigrate(_)
                 | TemplateError::BundleDir { .. }
+                | TemplateError::Source { .. }
         )
     }
 

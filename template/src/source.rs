@@ -18,6 +18,7 @@ use crate::error::TemplateError;
 use olmsat_bundle::read::{find_bundles, is_bundle_dir};
 use olmsat_bundle::render::{migrate_to_csv_metadata, render_dir, ImageTemplate, RenderOptions};
 use olmsat_catalog::declcfg::{Bundle, DeclarativeConfig};
+use olmsat_catalog::load::ReadOptions;
 use olmsat_catalog::property::types;
 use olmsat_encoding::location::Location;
 use olmsat_findings::diagnostic::{Diagnostic, Rule};
@@ -77,11 +78,17 @@ impl CatalogSource {
         }
     }
 
-    /// Load the catalog at `path`; its load problems are returned beside it.
+    /// Load the catalog at `path`, read as `options` say; its load problems
+    /// are returned beside it.
     pub fn load(
         path: &Path,
+        options: &ReadOptions,
     ) -> Result<(CatalogSource, Vec<Diagnostic>), olmsat_catalog::load::LoadError> {
-        let loaded = olmsat_catalog::load::load_path(path)?;
+        let loaded = olmsat_catalog::load::load_path_with(
+            path,
+            &olmsat_catalog::load::Select::All,
+            options,
+        )?;
         Ok((
             CatalogSource::new(path.display().to_string(), loaded.config),
             loaded.diagnostics,
@@ -126,8 +133,13 @@ pub const IMAGES_FILE: &str = "images.yaml";
 
 impl BundleDirSource {
     /// A source over the bundle directories at or under `root`, matched by the
-    /// `images.yaml` at `root` or else by `image_template`.
-    pub fn new(root: &Path, image_template: Option<&ImageTemplate>) -> Result<Self, TemplateError> {
+    /// `images.yaml` at `root` or else by `image_template`; links that leave
+    /// `root` are followed only with `follow_links`.
+    pub fn new(
+        root: &Path,
+        image_template: Option<&ImageTemplate>,
+        follow_links: bool,
+    ) -> Result<Self, TemplateError> {
         let err = |error: String| TemplateError::BundleDir {
             image: String::new(),
             error,
@@ -161,7 +173,7 @@ impl BundleDirSource {
             ImageMap::File(paths)
         } else if let Some(t) = image_template {
             let mut map = HashMap::new();
-            let found = find_bundles(root, false).map_err(|e| err(e.to_string()))?;
+            let found = find_bundles(root, follow_links).map_err(|e| err(e.to_string()))?;
             skipped = found.skipped;
             for dir in found.dirs {
                 let outcome =
@@ -260,21 +272,31 @@ impl BundleSources {
         self.sources.push(source);
     }
 
-    /// Open `path` as a source: a bundle directory, a directory with an
-    /// `images.yaml` or holding bundle directories, or else a catalog. Load
-    /// problems of a catalog come back as diagnostics.
+    /// Open `path` as a source, read as `options` say: an image, a bundle
+    /// directory, a directory with an `images.yaml` or holding bundle
+    /// directories, or else a catalog. Load problems of a catalog come back
+    /// as diagnostics.
     pub fn open(
         &mut self,
         path: &Path,
         image_template: Option<&ImageTemplate>,
+        options: &ReadOptions,
     ) -> Result<Vec<Diagnostic>, TemplateError> {
-        let fail = |error: String| TemplateError::BundleDir {
-            image: String::new(),
+        let fail = |error: String| TemplateError::Source {
+            path: path.display().to_string(),
             error,
         };
+        if !path.exists()
+            && olmsat_image::ImageSpec::parse(&path.to_string_lossy())
+                .ok()
+                .flatten()
+                .is_none()
+        {
+            return Err(fail("no such file or directory".to_owned()));
+        }
         if let Some(image) = path
             .to_str()
-            .map(olmsat_image::open_arg)
+            .map(|text| olmsat_image::open_arg(text, &options.image))
             .transpose()
             .map_err(|e| fail(e.to_string()))?
             .flatten()
@@ -284,17 +306,15 @@ impl BundleSources {
         let is_bundles = path.is_dir()
             && (is_bundle_dir(path)
                 || path.join(IMAGES_FILE).is_file()
-                || find_bundles(path, false).is_ok_and(|b| !b.dirs.is_empty()));
+                || find_bundles(path, options.follow_links).is_ok_and(|b| !b.dirs.is_empty()));
         if is_bundles {
-            let mut source = BundleDirSource::new(path, image_template)?;
+            let mut source = BundleDirSource::new(path, image_template, options.follow_links)?;
             let skipped = std::mem::take(&mut source.skipped);
             self.push(Box::new(source));
             return Ok(skipped);
         }
-        let (source, diags) = CatalogSource::load(path).map_err(|e| TemplateError::BundleDir {
-            image: String::new(),
-            error: e.to_string(),
-        })?;
+        let (source, diags) =
+            CatalogSource::load(path, options).map_err(|e| fail(e.to_string()))?;
         self.push(Box::new(source));
         Ok(diags)
     }

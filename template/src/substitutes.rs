@@ -47,6 +47,7 @@ fn first_invalidity(cfg: &DeclarativeConfig) -> Option<String> {
         config: clone_config(cfg),
         diagnostics: Vec::new(),
         files: 0,
+        notes: Vec::new(),
     });
     report.errors.first().map(|d| d.message.clone())
 }

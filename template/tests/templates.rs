@@ -130,6 +130,7 @@ fn validate(cfg: DeclarativeConfig) -> olmsat_catalog::validate::Report {
         config: cfg,
         diagnostics: Vec::new(),
         files: 0,
+        notes: Vec::new(),
     })
     .1
 }
@@ -893,7 +894,9 @@ fn reproduce_with(
     linking: Linking,
 ) {
     let mut sources = BundleSources::new();
-    sources.open(catalog, None).unwrap();
+    sources
+        .open(catalog, None, &olmsat_catalog::load::ReadOptions::default())
+        .unwrap();
     let text = std::fs::read_to_string(template).unwrap();
     let opts = Options {
         lookup: LookupOptions {
@@ -959,7 +962,13 @@ fn real_semver_template_reproduces_its_catalog() {
         false,
     );
     let mut sources = BundleSources::new();
-    sources.open(&t.join("catalog"), None).unwrap();
+    sources
+        .open(
+            &t.join("catalog"),
+            None,
+            &olmsat_catalog::load::ReadOptions::default(),
+        )
+        .unwrap();
     let text = std::fs::read_to_string(t.join("semver.yaml")).unwrap();
     let opts = Options {
         lookup: LookupOptions { csv_metadata: true },
@@ -982,7 +991,13 @@ fn real_semver_template_reproduces_its_catalog() {
 fn legacy_linking_reproduces_a_catalog_rendered_before_opm_1_57() {
     let t = corpus_templates().join("clusterpulse");
     let mut sources = BundleSources::new();
-    sources.open(&t.join("catalog"), None).unwrap();
+    sources
+        .open(
+            &t.join("catalog"),
+            None,
+            &olmsat_catalog::load::ReadOptions::default(),
+        )
+        .unwrap();
     let text = std::fs::read_to_string(t.join("semver.yaml")).unwrap();
     let render = |linking| {
         let opts = Options {
@@ -1045,7 +1060,13 @@ fn community_templates_reproduce_their_v4_20_catalogs() {
             // Ahead of the catalog at that commit: an image it does not have yet.
             "kubernaut-operator" => {
                 let mut sources = BundleSources::new();
-                sources.open(&catalog, None).unwrap();
+                sources
+                    .open(
+                        &catalog,
+                        None,
+                        &olmsat_catalog::load::ReadOptions::default(),
+                    )
+                    .unwrap();
                 let text = std::fs::read_to_string(&template).unwrap();
                 let opts = Options {
                     lookup: LookupOptions { csv_metadata: true },
@@ -1060,7 +1081,13 @@ fn community_templates_reproduce_their_v4_20_catalogs() {
             // list, so the rendered catalog does not validate.
             "ecr-secret-operator" => {
                 let mut sources = BundleSources::new();
-                sources.open(&catalog, None).unwrap();
+                sources
+                    .open(
+                        &catalog,
+                        None,
+                        &olmsat_catalog::load::ReadOptions::default(),
+                    )
+                    .unwrap();
                 let text = std::fs::read_to_string(&template).unwrap();
                 let opts = Options {
                     lookup: LookupOptions { csv_metadata: true },
@@ -1087,7 +1114,13 @@ fn community_templates_reproduce_their_v4_20_catalogs() {
 fn real_template_ahead_of_its_catalog_names_the_missing_image() {
     let t = corpus_templates().join("dotvirt-operator");
     let mut sources = BundleSources::new();
-    sources.open(&t.join("catalog"), None).unwrap();
+    sources
+        .open(
+            &t.join("catalog"),
+            None,
+            &olmsat_catalog::load::ReadOptions::default(),
+        )
+        .unwrap();
     let text = std::fs::read_to_string(t.join("semver.yaml")).unwrap();
     let opts = Options {
         lookup: LookupOptions { csv_metadata: true },
@@ -1115,7 +1148,13 @@ fn real_semver_template_against_the_bundle_object_catalog() {
     // gets the CSV's description and icon as opm gives them.
     reproduce(&t, &catalog, "kairos-operator", false, true);
     let mut sources = BundleSources::new();
-    sources.open(&catalog, None).unwrap();
+    sources
+        .open(
+            &catalog,
+            None,
+            &olmsat_catalog::load::ReadOptions::default(),
+        )
+        .unwrap();
     let r = render_text(
         "semver.yaml",
         &std::fs::read_to_string(&t).unwrap(),

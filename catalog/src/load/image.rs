@@ -89,6 +89,7 @@ pub fn sources(image: &Image) -> Result<Sources<'static>, ImageError> {
             .map(|f| SourceFile::from_shared(name(&f.rel), f.data))
             .collect(),
         problems,
+        notes: image.notes.clone(),
     })
 }
 

@@ -62,7 +62,7 @@ pub use file::{read_limited, read_stdin, FileError};
 pub use json_stream::JsonError;
 pub use olmsat_encoding::limits::{MAX_DEPTH, MAX_FILE_BYTES};
 pub use olmsat_encoding::stream::split;
-pub use source::{Content, SourceFile, Sources};
+pub use source::{Content, ReadOptions, SourceFile, Sources, STDIN_NAME};
 pub use text::TextError;
 pub use walk::{WalkError, IGNORE_FILE};
 pub use yaml_stream::YamlError;
@@ -99,6 +99,9 @@ pub struct Loaded {
     pub diagnostics: Vec<Diagnostic>,
     /// Number of files read.
     pub files: usize,
+    /// Notes for the reader about how the input was read (which platform of
+    /// a multi-platform image).
+    pub notes: Vec<String>,
 }
 
 impl Loaded {
@@ -107,10 +110,13 @@ impl Loaded {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
 
-    fn absorb(&mut self, other: Loaded) {
+    /// Add what `other` loaded after what is here (blobs, problems, file
+    /// count, notes).
+    pub fn absorb(&mut self, other: Loaded) {
         self.config.merge(other.config);
         self.diagnostics.extend(other.diagnostics);
         self.files += other.files;
+        self.notes.extend(other.notes);
     }
 
     /// Nothing loaded but one problem.
@@ -191,7 +197,11 @@ impl From<Select> for Options {
 /// while gathering them. A file that cannot be read is one error at its name;
 /// the others still load.
 pub fn load_sources(sources: Sources<'_>, options: &Options) -> Loaded {
-    let Sources { files, problems } = sources;
+    let Sources {
+        files,
+        problems,
+        notes,
+    } = sources;
     let one = |f: &SourceFile<'_>| -> Loaded {
         match file::with_bytes(f, |bytes| parse::parse_bytes(&f.name, bytes, options)) {
             Ok(loaded) => loaded,
@@ -208,6 +218,7 @@ pub fn load_sources(sources: Sources<'_>, options: &Options) -> Loaded {
     let mut out = Loaded {
         files: files.len(),
         diagnostics: problems,
+        notes,
         ..Loaded::default()
     };
     for r in results {
@@ -219,9 +230,19 @@ pub fn load_sources(sources: Sources<'_>, options: &Options) -> Loaded {
 /// Load one or more catalog paths (directories, files, or `-` for standard input)
 /// into one config.
 pub fn load_paths<P: AsRef<Path>>(paths: &[P]) -> Result<Loaded, LoadError> {
+    load_paths_with(paths, &Select::All, &ReadOptions::default())
+}
+
+/// [`load_paths`], keeping only the blobs `select` names, reading as
+/// `options` say.
+pub fn load_paths_with<P: AsRef<Path>>(
+    paths: &[P],
+    select: &Select,
+    options: &ReadOptions,
+) -> Result<Loaded, LoadError> {
     let mut out = Loaded::default();
     for p in paths {
-        out.absorb(load_path(p.as_ref())?);
+        out.absorb(load_path_with(p.as_ref(), select, options)?);
     }
     Ok(out)
 }
@@ -233,7 +254,16 @@ pub fn load_path(path: &Path) -> Result<Loaded, LoadError> {
 
 /// [`load_path`], keeping only the blobs `select` names.
 pub fn load_path_selected(path: &Path, select: &Select) -> Result<Loaded, LoadError> {
-    let sources = Sources::from_path(path)?;
+    load_path_with(path, select, &ReadOptions::default())
+}
+
+/// [`load_path_selected`], reading as `options` say (links, images).
+pub fn load_path_with(
+    path: &Path,
+    select: &Select,
+    options: &ReadOptions,
+) -> Result<Loaded, LoadError> {
+    let sources = Sources::from_path(path, options)?;
     let mut out = load_sources(sources, &Options::from(select.clone()));
     if path.as_os_str() == "-" {
         // Standard input is not counted among the files read.

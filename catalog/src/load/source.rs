@@ -74,6 +74,21 @@ pub struct Sources<'a> {
     pub files: Vec<SourceFile<'a>>,
     /// Problems met while gathering the files.
     pub problems: Vec<Diagnostic>,
+    /// Notes for the reader about how the files were found (which platform
+    /// of a multi-platform image was read).
+    pub notes: Vec<String>,
+}
+
+/// How catalog paths are read: whether links that leave a directory are
+/// followed, and how images are read. Passed by value to every read; there
+/// are no process-wide settings.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Follow symbolic links that leave the directory named (`--follow`);
+    /// by default they are skipped and reported.
+    pub follow_links: bool,
+    /// How images named as catalog paths are read (platform, limits).
+    pub image: olmsat_image::Options,
 }
 
 impl<'a> Sources<'a> {
@@ -91,6 +106,7 @@ impl<'a> Sources<'a> {
     pub fn append(&mut self, other: Sources<'a>) {
         self.files.extend(other.files);
         self.problems.extend(other.problems);
+        self.notes.extend(other.notes);
     }
 }
 
@@ -100,13 +116,13 @@ impl Sources<'static> {
     /// `-` (standard input, named `<stdin>`), or a catalog image on disk
     /// (`oci:DIR[:REF]`, `oci-archive:FILE[:REF]`, `docker-archive:FILE[:REF]`,
     /// a directory holding an `oci-layout` file; see [`olmsat_image`]), read
-    /// with the [image options](olmsat_image::options) set.
-    pub fn from_path(path: &Path) -> Result<Self, LoadError> {
+    /// as `options` say.
+    pub fn from_path(path: &Path, options: &ReadOptions) -> Result<Self, LoadError> {
         if path.as_os_str() == "-" {
             return Self::stdin();
         }
         if let Some(text) = path.to_str() {
-            if let Some(image) = olmsat_image::open_arg(text)? {
+            if let Some(image) = olmsat_image::open_arg(text, &options.image)? {
                 return Ok(crate::load::image::sources(&image)?);
             }
         }
@@ -125,18 +141,21 @@ impl Sources<'static> {
             return Ok(Sources {
                 files: vec![SourceFile::from_bytes(name, bytes)],
                 problems: Vec::new(),
+                notes: Vec::new(),
             });
         }
         if !meta.is_dir() {
             return Ok(Sources {
                 files: vec![SourceFile::from_path(path)],
                 problems: Vec::new(),
+                notes: Vec::new(),
             });
         }
-        let (paths, problems) = super::walk::walk(path, false);
+        let (paths, problems) = super::walk::walk(path, options.follow_links);
         Ok(Sources {
             files: paths.into_iter().map(SourceFile::from_path).collect(),
             problems,
+            notes: Vec::new(),
         })
     }
 
@@ -147,6 +166,7 @@ impl Sources<'static> {
         Ok(Sources {
             files: vec![SourceFile::from_bytes(STDIN_NAME, bytes)],
             problems: Vec::new(),
+            notes: Vec::new(),
         })
     }
 }
@@ -159,6 +179,7 @@ impl<'a> FromIterator<SourceFile<'a>> for Sources<'a> {
         Sources {
             files: files.into_iter().collect(),
             problems: Vec::new(),
+            notes: Vec::new(),
         }
     }
 }
@@ -176,7 +197,8 @@ mod tests {
 
     #[test]
     fn a_missing_path_is_an_error_naming_it() {
-        let e = Sources::from_path(Path::new("no/such/catalog")).expect_err("missing");
+        let e = Sources::from_path(Path::new("no/such/catalog"), &ReadOptions::default())
+            .expect_err("missing");
         assert!(e.to_string().starts_with("no/such/catalog: "), "{e}");
     }
 

@@ -49,7 +49,11 @@ struct JsonReport<'a> {
 
 /// The bundle directories named by `dirs`: each one itself, or, for a directory
 /// without `manifests/` that holds bundles below it, those bundles.
-fn expand(dirs: &[PathBuf], several: bool) -> Result<Vec<PathBuf>, Box<dyn std::error::Error>> {
+fn expand(
+    dirs: &[PathBuf],
+    several: bool,
+    follow_links: bool,
+) -> Result<Vec<PathBuf>, Box<dyn std::error::Error>> {
     let mut out = Vec::new();
     for d in dirs {
         // Files among several arguments (a shell glob over a bundle tree):
@@ -63,7 +67,7 @@ fn expand(dirs: &[PathBuf], several: bool) -> Result<Vec<PathBuf>, Box<dyn std::
             continue;
         }
         if d.is_dir() && !d.join(MANIFESTS).exists() {
-            let found = find_bundles(d, false)?;
+            let found = find_bundles(d, follow_links)?;
             for skipped in &found.skipped {
                 errln!("olmsat: note: {skipped}");
             }
@@ -98,7 +102,7 @@ fn detected_from(r: &BundleReport) -> String {
 }
 
 /// `olmsat bundle validate`
-pub fn validate(cmd: &BundleValidateArgs) -> super::Outcome {
+pub fn validate(cmd: &BundleValidateArgs, o: &olmsat_input::Options) -> super::Outcome {
     let args = &cmd.report;
     let policy = args.policy()?;
     // Each argument: a bundle image, or the bundle directories it holds.
@@ -109,9 +113,17 @@ pub fn validate(cmd: &BundleValidateArgs) -> super::Outcome {
     let several = cmd.dirs.len() > 1;
     let mut work = Vec::new();
     for d in &cmd.dirs {
-        match d.to_str().map(image::open_arg).transpose()?.flatten() {
-            Some(image) => work.push(Work::Image(Box::new(image))),
-            None => work.push(Work::Dirs(expand(std::slice::from_ref(d), several)?)),
+        let opened = d.to_str().map(|t| image::open_arg(t, &o.read.image));
+        match opened.transpose()?.flatten() {
+            Some(image) => {
+                super::print_notes(&image.notes);
+                work.push(Work::Image(Box::new(image)))
+            }
+            None => work.push(Work::Dirs(expand(
+                std::slice::from_ref(d),
+                several,
+                o.read.follow_links,
+            )?)),
         }
     }
     let count: usize = work

@@ -52,7 +52,7 @@ struct JsonReport<'a> {
 
 /// Build a catalog from the bundles under the directories given and write it
 /// to the output directory.
-pub fn from_bundles(args: &FromBundlesArgs) -> super::Outcome {
+pub fn from_bundles(args: &FromBundlesArgs, o: &olmsat_input::Options) -> super::Outcome {
     if let Some(format) = &args.report {
         return Err(OldSpelling {
             old: "--report",
@@ -69,6 +69,7 @@ pub fn from_bundles(args: &FromBundlesArgs) -> super::Outcome {
             GraphModeArg::CiYaml => GraphMode::CiYaml,
         },
         validate: false,
+        follow_links: o.read.follow_links,
     };
     let build = build_catalog_from_bundles(&args.dirs, &opts)?;
     let format = super::render::format(args.format);

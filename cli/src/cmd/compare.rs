@@ -7,7 +7,6 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 
-use olmsat_catalog::load;
 use olmsat_catalog::Model;
 use olmsat_graph::ChannelGraph;
 use olmsat_graph::Start;
@@ -370,8 +369,13 @@ pub fn run(
     package: Option<&str>,
     only_differences: bool,
     format: ReportFormat,
+    o: &olmsat_input::Options,
 ) -> Result<Exit, Box<dyn std::error::Error>> {
-    let loaded = load::load_path(path)?;
+    let input = olmsat_input::Input::from_path(path)?;
+    let loaded = match super::load_input(&input, o)? {
+        Ok(loaded) => loaded,
+        Err(exit) => return Ok(exit),
+    };
     if loaded.has_errors() {
         let errors: Vec<_> = loaded
             .diagnostics

@@ -5,7 +5,7 @@ use std::io::Write;
 use clap::{Args as ClapArgs, ValueEnum};
 use olmsat_catalog::load::Loaded;
 use olmsat_diff::{self as diff, report, DiffError, Options};
-use olmsat_input::{Input, SourceError};
+use olmsat_input::{Input, InputError};
 
 use crate::output::{eprint_diagnostics, Exit};
 
@@ -90,7 +90,7 @@ pub enum FailOn {
 }
 
 /// Run `olmsat diff`.
-pub fn run(args: &Args) -> Result<Exit, Box<dyn std::error::Error>> {
+pub fn run(args: &Args, o: &olmsat_input::Options) -> Result<Exit, Box<dyn std::error::Error>> {
     let (allow, deny) = (rules(&args.allow)?, rules(&args.deny)?);
     let old_input = Input::parse(&args.old)?;
     let new_input = Input::parse(&args.new)?;
@@ -99,7 +99,7 @@ pub fn run(args: &Args) -> Result<Exit, Box<dyn std::error::Error>> {
     }
     let spinner = crate::progress::Progress::start("comparing", args.output == Format::Text);
     let (old, new) = crate::timings::timed("read+parse", || {
-        side_by_side(|| load(&old_input), || load(&new_input))
+        side_by_side(|| load(&old_input, o), || load(&new_input, o))
     });
     let (old, new) = match (old?, new?) {
         (Ok(old), Ok(new)) => (old, new),
@@ -153,17 +153,10 @@ pub fn run(args: &Args) -> Result<Exit, Box<dyn std::error::Error>> {
     })
 }
 
-/// An input as a catalog: a template file rendered in memory (bundles from the
-/// global `--bundles-from` sources), anything else loaded as a catalog.
-fn load(input: &Input) -> Result<Result<Loaded, Exit>, SourceError> {
-    if let Input::Path(p) = input {
-        match super::template::load_if_template(p) {
-            Ok(Some(rendered)) => return Ok(Ok(rendered)),
-            Ok(None) => {}
-            Err(exit) => return Ok(Err(exit)),
-        }
-    }
-    input.load().map(Ok)
+/// An input as a catalog, through the input layer (a template that does
+/// not render is reported where it fails).
+fn load(input: &Input, o: &olmsat_input::Options) -> Result<Result<Loaded, Exit>, InputError> {
+    super::load_input(input, o)
 }
 
 /// Run two loads side by side (two catalogs are read at once).

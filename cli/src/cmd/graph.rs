@@ -81,7 +81,7 @@ pub fn render_svg(dot_text: &str) -> Result<Vec<u8>, SvgError> {
 }
 
 /// Draw the upgrade graphs of the catalog.
-pub fn run(args: &GraphArgs) -> super::Outcome {
+pub fn run(args: &GraphArgs, o: &olmsat_input::Options) -> super::Outcome {
     // Mermaid keeps opm's layout: every edge, no legend.
     let mermaid = args.output == GraphFormat::Mermaid;
     let opts = DrawOptions {
@@ -92,8 +92,9 @@ pub fn run(args: &GraphArgs) -> super::Outcome {
         edges: if mermaid { EdgeView::All } else { args.edges },
         legend: !mermaid && !args.no_legend,
     };
-    let Some(catalog) = super::open_catalog(&args.path, opts.package)? else {
-        return Ok(Exit::Invalid.into());
+    let catalog = match super::open_catalog(&args.path, opts.package, o)? {
+        Ok(catalog) => catalog,
+        Err(exit) => return Ok(exit.into()),
     };
     let split = args.split.as_deref().map(|dir| (dir, args.split_channels));
     let exit = write_drawing(&catalog, &opts, args.output, split)?;

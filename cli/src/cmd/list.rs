@@ -21,10 +21,11 @@ struct ChannelJson<'a> {
 }
 
 /// List packages, channels or bundles of the catalog.
-pub fn run(args: &ListArgs) -> super::Outcome {
+pub fn run(args: &ListArgs, o: &olmsat_input::Options) -> super::Outcome {
     let (package, format) = (args.package.as_deref(), args.output);
-    let Some(catalog) = super::open_catalog(&args.path, None)? else {
-        return Ok(Exit::Invalid.into());
+    let catalog = match super::open_catalog(&args.path, None, o)? {
+        Ok(catalog) => catalog,
+        Err(exit) => return Ok(exit.into()),
     };
     let model = catalog.model();
     if let Some(p) = package {

@@ -9,7 +9,7 @@ use crate::process::Finished;
 use crate::timings::timed;
 
 /// Show an upgrade path.
-pub fn run(args: &PathArgs) -> super::Outcome {
+pub fn run(args: &PathArgs, o: &olmsat_input::Options) -> super::Outcome {
     if args.olm == OlmVersion::V1 {
         if args.shortest || args.all {
             errln!("olmsat: --shortest and --all are graph paths of OLM v0's channel graph: drop them with --olm v1");
@@ -24,6 +24,7 @@ pub fn run(args: &PathArgs) -> super::Outcome {
             to: args.to.as_deref(),
             version: args.version.as_deref(),
             format: args.output,
+            options: o,
         })
         .map(Finished::new);
     }
@@ -31,12 +32,13 @@ pub fn run(args: &PathArgs) -> super::Outcome {
         errln!("olmsat: --version bounds OLM v1 paths only: add --olm v1");
         return Ok(Exit::Usage.into());
     }
-    let installed = match installed_csv(args) {
+    let installed = match installed_csv(args, o.read.follow_links) {
         Ok(c) => c,
         Err(exit) => return Ok(exit.into()),
     };
-    let Some(catalog) = super::open_catalog(&args.path, Some(&args.package))? else {
-        return Ok(Exit::Invalid.into());
+    let catalog = match super::open_catalog(&args.path, Some(&args.package), o)? {
+        Ok(catalog) => catalog,
+        Err(exit) => return Ok(exit.into()),
     };
     let query = PathQuery {
         package: args.package.clone(),
@@ -71,7 +73,7 @@ pub fn run(args: &PathArgs) -> super::Outcome {
 }
 
 /// The CSV named by `--from` in the cluster files given with `-f`, if any.
-fn installed_csv(args: &PathArgs) -> Result<Option<InstalledCsv>, Exit> {
+fn installed_csv(args: &PathArgs, follow_links: bool) -> Result<Option<InstalledCsv>, Exit> {
     if args.cluster.is_empty() {
         return Ok(None);
     }
@@ -80,7 +82,7 @@ fn installed_csv(args: &PathArgs) -> Result<Option<InstalledCsv>, Exit> {
         errln!("olmsat: the catalog and the cluster state cannot both be read from standard input");
         return Err(Exit::Usage);
     }
-    let cluster = match olmsat_resolver::ClusterState::read_all(&args.cluster) {
+    let cluster = match olmsat_resolver::ClusterState::read_inputs(&args.cluster, follow_links) {
         Ok(c) => c,
         Err(e) => {
             errln!("olmsat: {e}");

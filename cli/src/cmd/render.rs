@@ -8,7 +8,6 @@ use olmsat_bundle::render_bundle_dir;
 use olmsat_bundle::ImageTemplate;
 use olmsat_bundle::RenderOptions;
 use olmsat_catalog::write;
-use olmsat_catalog::CatalogFiles;
 use olmsat_catalog::DeclarativeConfig;
 use olmsat_catalog::Diagnostic;
 use olmsat_catalog::Format;
@@ -42,7 +41,7 @@ pub fn format(format: RenderFormat) -> Format {
 
 /// Load the catalogs and render the bundle directories given, and write them
 /// out as one catalog.
-pub fn run(args: &RenderArgs) -> super::Outcome {
+pub fn run(args: &RenderArgs, o: &olmsat_input::Options) -> super::Outcome {
     let opts = render_options(
         args.bundles.image_ref_template.as_deref(),
         args.bundles.migrate_level,
@@ -51,7 +50,9 @@ pub fn run(args: &RenderArgs) -> super::Outcome {
     let mut diags: Vec<Diagnostic> = Vec::new();
     let mut bundle_warnings: Vec<Diagnostic> = Vec::new();
     for p in &args.paths {
-        if let Some(img) = p.to_str().map(image::open_arg).transpose()?.flatten() {
+        let opened = p.to_str().map(|t| image::open_arg(t, &o.read.image));
+        if let Some(img) = opened.transpose()?.flatten() {
+            super::print_notes(&img.notes);
             if let image::Kind::Bundle { .. } = img.kind {
                 let dir = olmsat_bundle::image::read(&img)?;
                 let mut opts = opts.clone();
@@ -92,7 +93,11 @@ pub fn run(args: &RenderArgs) -> super::Outcome {
             diags.extend(outcome.diagnostics);
             config.bundles.extend(outcome.bundle);
         } else {
-            let files = timed("read+parse", || CatalogFiles::read(&[p]))?;
+            let input = olmsat_input::Input::from_path(p)?;
+            let files = match timed("read+parse", || super::read_input(&input, None, o))? {
+                Ok(files) => files,
+                Err(exit) => return Ok(exit.into()),
+            };
             let (mut read, mut read_diags) = files.into_parts();
             if opts.csv_metadata {
                 migrate_to_csv_metadata(&mut read);

@@ -3,7 +3,6 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use olmsat_catalog::CatalogFiles;
 use olmsat_catalog::Location;
 use olmsat_resolver::{
     dangling, join_messages, missing_catalogs, namespaces, resolve, CatalogInput, Cause,
@@ -30,12 +29,15 @@ enum InputError {
 }
 
 /// The catalogs, and a note for each entry of `--catalogs DIR` passed over.
-fn load_catalogs(args: &ResolveInputs) -> Result<(Vec<CatalogInput>, Vec<String>), InputError> {
+fn load_catalogs(
+    args: &ResolveInputs,
+    o: &olmsat_input::Options,
+) -> Result<(Vec<CatalogInput>, Vec<String>), InputError> {
     let mut named: Vec<(String, PathBuf)> = Vec::new();
     let mut notes = Vec::new();
     if let Some(dir) = &args.catalogs {
-        (named, notes) =
-            v1::catalogs_in(dir, false).map_err(|e| InputError::Usage(e.to_string()))?;
+        (named, notes) = v1::catalogs_in(dir, o.read.follow_links)
+            .map_err(|e| InputError::Usage(e.to_string()))?;
     }
     for c in &args.catalog {
         let Some((name, path)) = c.split_once('=') else {
@@ -53,8 +55,19 @@ fn load_catalogs(args: &ResolveInputs) -> Result<(Vec<CatalogInput>, Vec<String>
     named.sort();
     let mut out = Vec::new();
     for (name, path) in named {
-        let files = timed("read+parse", || CatalogFiles::read(&[&path]))
-            .map_err(|e| InputError::Usage(e.to_string()))?;
+        let usage = |e: olmsat_input::InputError| InputError::Usage(e.to_string());
+        let source = olmsat_input::Input::from_path(&path).map_err(usage)?;
+        let files =
+            match timed("read+parse", || super::read_input(&source, None, o)).map_err(usage)? {
+                Ok(files) => files,
+                Err(exit) => {
+                    let message = format!("catalog {name:?} ({}) cannot be read", path.display());
+                    return Err(match exit {
+                        Exit::Usage => InputError::Usage(message),
+                        _ => InputError::Invalid(message),
+                    });
+                }
+            };
         if files.has_errors() {
             let errors: Vec<_> = files
                 .diagnostics()
@@ -79,8 +92,8 @@ fn load_catalogs(args: &ResolveInputs) -> Result<(Vec<CatalogInput>, Vec<String>
     Ok((out, notes))
 }
 
-fn load_cluster(paths: &[PathBuf]) -> Result<ClusterState, InputError> {
-    ClusterState::read_all(paths).map_err(|e| match e {
+fn load_cluster(paths: &[PathBuf], follow_links: bool) -> Result<ClusterState, InputError> {
+    ClusterState::read_inputs(paths, follow_links).map_err(|e| match e {
         ClusterFileError::Open { .. } | ClusterFileError::EmptyDirectory { .. } => {
             InputError::Usage(e.to_string())
         }
@@ -244,9 +257,9 @@ struct Prepared {
 }
 
 /// Build the input from the arguments.
-fn input(args: &ResolveInputs) -> Result<Prepared, InputError> {
-    let (catalogs, mut notes) = load_catalogs(args)?;
-    let mut cluster = load_cluster(&args.cluster)?;
+fn input(args: &ResolveInputs, o: &olmsat_input::Options) -> Result<Prepared, InputError> {
+    let (catalogs, mut notes) = load_catalogs(args, o)?;
+    let mut cluster = load_cluster(&args.cluster, o.read.follow_links)?;
     notes.extend(cluster.notes());
     let global_namespace = match (&args.global_namespace, cluster.implied_global_namespace()) {
         (Some(g), _) => g.clone(),
@@ -304,6 +317,7 @@ fn input(args: &ResolveInputs) -> Result<Prepared, InputError> {
 fn v1_input(
     args: &ResolveInputs,
     input: &Input,
+    o: &olmsat_input::Options,
 ) -> Result<Option<(v1::Catalogs, Vec<ClusterExtension>, v1::Gates)>, InputError> {
     let conv = |e: v1::V1InputError| match e {
         v1::V1InputError::Usage(m) => InputError::Usage(m),
@@ -318,9 +332,10 @@ fn v1_input(
     if extensions.is_empty() {
         return Ok(None);
     }
-    let named = v1::named_catalogs(args.catalogs.as_deref(), &args.catalog).map_err(conv)?;
+    let named = v1::named_catalogs(args.catalogs.as_deref(), &args.catalog, o.read.follow_links)
+        .map_err(conv)?;
     let catalogs =
-        v1::Catalogs::load(&named, &input.cluster.cluster_catalogs, gates).map_err(conv)?;
+        v1::Catalogs::load(&named, &input.cluster.cluster_catalogs, gates, o).map_err(conv)?;
     Ok(Some((catalogs, extensions, gates)))
 }
 
@@ -339,8 +354,8 @@ fn highest(a: Exit, b: Exit) -> Exit {
 }
 
 /// Resolve and print.
-pub fn run(args: &ResolveArgs) -> super::Outcome {
-    run_resolve(args).map(Into::into)
+pub fn run(args: &ResolveArgs, o: &olmsat_input::Options) -> super::Outcome {
+    run_resolve(args, o).map(Into::into)
 }
 
 /// How a namespace's resolution ended.
@@ -464,14 +479,17 @@ fn warnings_of(dangling: &[Dangling], ns: &str) -> Vec<String> {
         .collect()
 }
 
-fn run_resolve(args: &ResolveArgs) -> Result<Exit, Box<dyn std::error::Error>> {
-    let prepared = match input(&args.inputs) {
+fn run_resolve(
+    args: &ResolveArgs,
+    o: &olmsat_input::Options,
+) -> Result<Exit, Box<dyn std::error::Error>> {
+    let prepared = match input(&args.inputs, o) {
         Ok(i) => i,
         Err(InputError::Usage(m)) => return Err(m.into()),
         Err(InputError::Invalid(m)) => return report_error(&args.inputs, &m),
     };
     let input = &prepared.input;
-    let extensions = match v1_input(&args.inputs, input) {
+    let extensions = match v1_input(&args.inputs, input, o) {
         Ok(None) => None,
         Ok(Some((catalogs, exts, gates))) => {
             Some(v1::answer(&catalogs, &exts, gates, args.explain))
@@ -770,18 +788,21 @@ struct ErrorReport<'a> {
 }
 
 /// Simulate OLM over time and print the timeline.
-pub fn simulate(args: &SimulateArgs) -> super::Outcome {
-    run_simulate(args).map(Into::into)
+pub fn simulate(args: &SimulateArgs, o: &olmsat_input::Options) -> super::Outcome {
+    run_simulate(args, o).map(Into::into)
 }
 
-fn run_simulate(args: &SimulateArgs) -> Result<Exit, Box<dyn std::error::Error>> {
+fn run_simulate(
+    args: &SimulateArgs,
+    o: &olmsat_input::Options,
+) -> Result<Exit, Box<dyn std::error::Error>> {
     let max_steps = args.max_steps;
     let inputs = &args.inputs;
     let Prepared {
         input,
         notes,
         dangling,
-    } = match input(inputs) {
+    } = match input(inputs, o) {
         Ok(i) => i,
         Err(InputError::Usage(m)) => return Err(m.into()),
         Err(InputError::Invalid(m)) => return report_error(inputs, &m),
@@ -789,7 +810,7 @@ fn run_simulate(args: &SimulateArgs) -> Result<Exit, Box<dyn std::error::Error>>
     let options = Options {
         timeout: args.timeout.map(Duration::from_secs_f64),
     };
-    let v1_timelines = match v1_input(inputs, &input) {
+    let v1_timelines = match v1_input(inputs, &input, o) {
         Ok(None) => None,
         Ok(Some((catalogs, exts, gates))) => {
             Some(v1::timelines(&catalogs, &exts, gates, max_steps))

@@ -4,10 +4,9 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 use olmsat_bundle::ImageTemplate;
-use olmsat_catalog::load::{self, Loaded};
+use olmsat_catalog::load;
 use olmsat_catalog::write;
 use olmsat_catalog::CatalogFiles;
 use olmsat_catalog::Diagnostic;
@@ -44,11 +43,13 @@ pub struct RenderRequest<'a> {
     pub linking: template::Linking,
     /// `--strict`, `--allow`, `--deny`, `--config`.
     pub controls: &'a crate::report_args::PolicyArgs,
+    /// How sources are read (links, images).
+    pub read: &'a olmsat_input::ReadOptions,
 }
 
 /// Print a template failure as opm words it (render errors wrapped in
 /// `rendering template:`), with its location and hint.
-fn report(f: &Failure) -> Exit {
+pub fn report(f: &Failure) -> Exit {
     let prefix = match *f.error {
         TemplateError::InvalidType(_) | TemplateError::Detect(_) => "",
         _ => "rendering template: ",
@@ -71,6 +72,7 @@ fn report(f: &Failure) -> Exit {
 fn open_sources(
     paths: &[PathBuf],
     image_ref_template: Option<&str>,
+    read: &olmsat_input::ReadOptions,
 ) -> Result<BundleSources, Failure> {
     let t = image_ref_template
         .map(ImageTemplate::parse)
@@ -83,7 +85,7 @@ fn open_sources(
         })?;
     let mut sources = BundleSources::new();
     for p in paths {
-        let diags = sources.open(p, t.as_ref())?;
+        let diags = sources.open(p, t.as_ref(), read)?;
         let errors: Vec<Diagnostic> = diags.into_iter().filter(Diagnostic::is_error).collect();
         if !errors.is_empty() {
             errln!(
@@ -109,10 +111,11 @@ fn read_input(file: Option<&str>) -> Result<(String, String), Box<dyn std::error
 }
 
 /// `olmsat render-template [TYPE] [FILE]`.
-pub fn render(args: &RenderTemplateArgs) -> super::Outcome {
+pub fn render(args: &RenderTemplateArgs, o: &olmsat_input::Options) -> super::Outcome {
     let req = RenderRequest {
         args: &args.args,
-        bundles_from: bundles_from(),
+        bundles_from: &o.bundles_from,
+        read: &o.read,
         image_ref_template: args.image_ref_template.as_deref(),
         output: &args.output,
         migrate_level: args.migrate_level,
@@ -148,7 +151,7 @@ fn render_request(req: &RenderRequest<'_>) -> Result<Exit, Box<dyn std::error::E
         _ => return Err("render-template takes at most two arguments: [TYPE] [FILE]".into()),
     };
     let (name, text) = read_input(file)?;
-    let sources = match open_sources(req.bundles_from, req.image_ref_template) {
+    let sources = match open_sources(req.bundles_from, req.image_ref_template, req.read) {
         Ok(s) => s,
         Err(f) => return Ok(report(&f)),
     };
@@ -200,20 +203,25 @@ fn render_request(req: &RenderRequest<'_>) -> Result<Exit, Box<dyn std::error::E
 }
 
 /// `olmsat convert-template basic CATALOG`: the catalog as a basic template.
-pub fn convert(args: &ConvertTemplateArgs) -> super::Outcome {
-    convert_catalog(&args.kind, &args.path, args.output).map(Finished::new)
+pub fn convert(args: &ConvertTemplateArgs, o: &olmsat_input::Options) -> super::Outcome {
+    convert_catalog(&args.kind, &args.path, args.output, o).map(Finished::new)
 }
 
 fn convert_catalog(
     kind: &str,
     path: &Path,
     format: RenderFormat,
+    o: &olmsat_input::Options,
 ) -> Result<Exit, Box<dyn std::error::Error>> {
     if kind != "basic" {
         errln!("olmsat: convert-template supports one template type: basic (not {kind:?})");
         return Ok(Exit::Usage);
     }
-    let loaded = load::load_path(path)?;
+    let input = olmsat_input::Input::from_path(path)?;
+    let loaded = match super::load_input(&input, o)? {
+        Ok(loaded) => loaded,
+        Err(exit) => return Ok(exit),
+    };
     if loaded.has_errors() {
         eprint_diagnostics(&loaded.diagnostics);
         return Ok(Exit::Usage);
@@ -232,48 +240,4 @@ fn convert_catalog(
     }
     out.flush()?;
     Ok(Exit::Ok)
-}
-
-static BUNDLES_FROM: OnceLock<Vec<PathBuf>> = OnceLock::new();
-
-/// Record the global `--bundles-from` sources, for templates named where a
-/// catalog is expected.
-pub fn set_bundles_from(paths: Vec<PathBuf>) {
-    let _ = BUNDLES_FROM.set(paths);
-}
-
-/// The global `--bundles-from` sources.
-pub fn bundles_from() -> &'static [PathBuf] {
-    BUNDLES_FROM.get().map_or(&[][..], Vec::as_slice)
-}
-
-/// When `path` is a file whose first document has a template schema: the
-/// catalog it renders to, in memory (bundles from the global `--bundles-from`
-/// sources, migrated as needed: upgrade graphs do not depend on the bundle
-/// format). `None` for anything else (catalogs load as usual; a template inside
-/// a catalog directory stays an unknown-schema blob, as in opm). A template
-/// that does not render is printed and gives `Err(exit code)`.
-pub fn load_if_template(path: &Path) -> Result<Option<Loaded>, Exit> {
-    if path.as_os_str() == "-" || !path.is_file() {
-        return Ok(None);
-    }
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return Ok(None);
-    };
-    if !template::is_template(&text) {
-        return Ok(None);
-    }
-    let sources = open_sources(bundles_from(), None).map_err(|f| report(&f))?;
-    let opts = Options {
-        lookup: LookupOptions { csv_metadata: true },
-        ..Options::default()
-    };
-    let name = path.display().to_string();
-    let rendered =
-        template::render_text(&name, &text, None, &sources, &opts).map_err(|f| report(&f))?;
-    Ok(Some(Loaded {
-        config: rendered.config,
-        diagnostics: rendered.warnings,
-        files: 1,
-    }))
 }

@@ -4,7 +4,6 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use olmsat_catalog::load;
 use olmsat_catalog::Location;
 use olmsat_resolver::v1::conditions::{conditions, Condition};
 use olmsat_resolver::v1::resolve::{Explanation, Step};
@@ -180,11 +179,12 @@ pub fn catalogs_in(
 pub fn named_catalogs(
     dir: Option<&Path>,
     catalogs: &[String],
+    follow_links: bool,
 ) -> Result<Vec<(String, PathBuf)>, V1InputError> {
     let mut named: Vec<(String, PathBuf)> = Vec::new();
     if let Some(dir) = dir {
         // The notes were printed when the v0 catalogs were read.
-        named = catalogs_in(dir, false)?.0;
+        named = catalogs_in(dir, follow_links)?.0;
     }
     for c in catalogs {
         let Some((name, path)) = c.split_once('=') else {
@@ -199,8 +199,24 @@ pub fn named_catalogs(
 }
 
 /// Load a catalog's content as catalogd serves it (unvalidated).
-pub fn load_content(name: &str, path: &Path, gates: Gates) -> Result<CatalogContent, V1InputError> {
-    let loaded = load::load_path(path).map_err(|e| V1InputError::Usage(e.to_string()))?;
+pub fn load_content(
+    name: &str,
+    path: &Path,
+    gates: Gates,
+    o: &olmsat_input::Options,
+) -> Result<CatalogContent, V1InputError> {
+    let usage = |e: olmsat_input::InputError| V1InputError::Usage(e.to_string());
+    let input = olmsat_input::Input::from_path(path).map_err(usage)?;
+    let loaded = match super::load_input(&input, o).map_err(usage)? {
+        Ok(loaded) => loaded,
+        Err(exit) => {
+            let message = format!("catalog {name:?} ({}) cannot be read", path.display());
+            return Err(match exit {
+                Exit::Usage => V1InputError::Usage(message),
+                _ => V1InputError::Invalid(message),
+            });
+        }
+    };
     if loaded.has_errors() {
         let errors: Vec<_> = loaded
             .diagnostics
@@ -236,6 +252,7 @@ impl Catalogs {
         named: &[(String, PathBuf)],
         from_cluster: &[ClusterCatalog],
         gates: Gates,
+        o: &olmsat_input::Options,
     ) -> Result<Catalogs, V1InputError> {
         let metas: Vec<ClusterCatalog> = if from_cluster.is_empty() {
             named
@@ -253,7 +270,7 @@ impl Catalogs {
         let mut contents = Vec::new();
         for (n, path) in named {
             if metas.iter().any(|m| &m.name == n) {
-                contents.push((n.clone(), load_content(n, path, gates)?));
+                contents.push((n.clone(), load_content(n, path, gates, o)?));
             }
         }
         Ok(Catalogs { metas, contents })
@@ -571,11 +588,13 @@ pub struct PathRequest<'a> {
     pub version: Option<&'a str>,
     /// Output format.
     pub format: crate::args::ReportFormat,
+    /// How the catalog is read.
+    pub options: &'a olmsat_input::Options,
 }
 
 /// OLM v1's path: one hop per reconcile, to the highest successor.
 pub fn path(req: &PathRequest<'_>) -> Result<Exit, Box<dyn std::error::Error>> {
-    let content = match load_content("catalog", req.path, Gates::default()) {
+    let content = match load_content("catalog", req.path, Gates::default(), req.options) {
         Ok(c) => c,
         Err(V1InputError::Usage(m)) => return Err(m.into()),
         Err(V1InputError::Invalid(m)) => {

@@ -28,46 +28,32 @@ impl<'a> JsonReport<'a> {
     }
 }
 
-/// Read the catalogs at `paths`; a template file named among them counts as the
-/// catalog it renders to (an `Err` exit when it cannot be rendered).
+/// Read the catalogs at `paths` through the input layer (every kind of
+/// input; a template counts as the catalog it renders to, an `Err` exit when
+/// it cannot be rendered) into one catalog.
 fn read(
     paths: &[std::path::PathBuf],
-) -> Result<Result<CatalogFiles, Exit>, olmsat_catalog::LoadError> {
-    let mut rendered = Vec::new();
+    o: &olmsat_input::Options,
+) -> Result<Result<CatalogFiles, Exit>, olmsat_input::InputError> {
+    let mut all = olmsat_catalog::load::Loaded::default();
     for p in paths {
-        match super::template::load_if_template(p) {
-            Ok(Some(r)) => rendered.push((p, r)),
-            Ok(None) => {}
+        let input = olmsat_input::Input::from_path(p)?;
+        match super::load_input(&input, o)? {
+            Ok(loaded) => all.absorb(loaded),
             Err(exit) => return Ok(Err(exit)),
         }
     }
-    if rendered.is_empty() {
-        return CatalogFiles::read(paths).map(Ok);
-    }
-    let mut config = olmsat_catalog::DeclarativeConfig::default();
-    let mut diagnostics = Vec::new();
-    for p in paths {
-        let (c, d) = match rendered.iter().position(|(q, _)| *q == p) {
-            Some(i) => {
-                let r = &rendered[i].1;
-                (r.config.clone(), r.diagnostics.clone())
-            }
-            None => CatalogFiles::read(&[p])?.into_parts(),
-        };
-        config.merge(c);
-        diagnostics.extend(d);
-    }
-    Ok(Ok(CatalogFiles::from_rendered(config, diagnostics)))
+    Ok(Ok(CatalogFiles::from_loaded(all)))
 }
 
 /// Validate the catalogs and print the report.
-pub fn run(args: &ValidateArgs) -> super::Outcome {
+pub fn run(args: &ValidateArgs, o: &olmsat_input::Options) -> super::Outcome {
     let policy = args.report.policy()?;
     let spinner = crate::progress::Progress::start(
         "validating",
         args.report.format() == olmsat_findings::report::Format::Text,
     );
-    let files = match timed("read+parse", || read(&args.paths))? {
+    let files = match timed("read+parse", || read(&args.paths, o))? {
         Ok(files) => files,
         Err(exit) => return Ok(Finished::new(exit)),
     };
