@@ -28,10 +28,10 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::dot::{kind_style, SKIPPED_FONT};
+use super::dot::{kind_style, DEPRECATED_PACKAGE_FILL, SKIPPED_FONT};
 use super::drawing::{Drawing, DrawnChannel};
 use super::fold::EdgeView;
-use super::style::{DEPRECATED_FILL, HIGHLIGHT, LEGACY_DEPRECATED_FILL};
+use super::style::{DEPRECATED_CHANNEL_FILL, DEPRECATED_FILL, HIGHLIGHT, LEGACY_DEPRECATED_FILL};
 use crate::upgrade::{ChannelGraph, EdgeKind, OlmEnd, OlmPath, Presence, Start, Step};
 
 /// One step of a path, as `olmsat path -o json` prints it.
@@ -244,6 +244,8 @@ fn legend() -> serde_json::Value {
             "deprecated": format!("filled {DEPRECATED_FILL}: deprecated by olm.deprecations"),
             "legacyDeprecated": format!("filled {LEGACY_DEPRECATED_FILL}: olm.deprecated, OLM v0 refuses to install it"),
             "highlighted": format!("bold {HIGHLIGHT} border: on the highlighted OLM v0 path"),
+            "deprecatedChannel": format!("box filled {DEPRECATED_CHANNEL_FILL}: a channel deprecated by olm.deprecations"),
+            "deprecatedPackage": format!("box filled {DEPRECATED_PACKAGE_FILL}: a package deprecated by olm.deprecations"),
         },
         "edges": {
             "replaces": edge(EdgeKind::Replaces),
