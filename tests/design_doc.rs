@@ -41,3 +41,16 @@ fn the_path_finder_finds_paths_and_only_paths() {
     let text = "`a/b.rs::f` and `x/` but not `a b/c.rs`, `https://x/y.md`, `OS/ARCH`";
     assert_eq!(named_paths(text), ["a/b.rs", "x/"]);
 }
+
+#[test]
+fn the_examples_are_short() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for example in [
+        "graph/examples/upgrade_path.rs",
+        "resolver/examples/resolve_cluster.rs",
+        "diff/examples/diff_catalogs.rs",
+    ] {
+        let text = std::fs::read_to_string(root.join(example)).expect("example");
+        assert!(text.lines().count() <= 40, "{example} is over 40 lines");
+    }
+}

@@ -1,5 +1,6 @@
 //! `olmsat diff` as a process: exit codes, output formats, standard input and
 //! `git:REV:PATH` inputs (from temporary repositories built here).
+#![allow(clippy::print_stdout, clippy::print_stderr)] // progress of long corpus runs
 
 use std::path::Path;
 use std::process::{Command, Stdio};

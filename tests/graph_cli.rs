@@ -1,4 +1,5 @@
 //! `olmsat graph` as a process.
+#![allow(clippy::print_stdout, clippy::print_stderr)] // progress of long corpus runs
 
 #[path = "cli_common/mod.rs"]
 mod common;

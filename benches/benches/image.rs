@@ -6,6 +6,8 @@
 //! The full corpus is read from the directory named by `OLMSAT_CORPUS`; without
 //! it the benchmark is skipped with a note.
 
+#![allow(clippy::print_stdout, clippy::print_stderr)] // benchmarks report what they measure
+
 use std::io::Write;
 use std::path::Path;
 use std::time::Duration;

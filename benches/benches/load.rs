@@ -5,6 +5,8 @@
 //! The full corpus is read from the directory named by `OLMSAT_CORPUS`; without
 //! it the benchmarks are skipped with a note.
 
+#![allow(clippy::print_stdout, clippy::print_stderr)] // benchmarks report what they measure
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

@@ -3,6 +3,8 @@
 //! chains. The catalog is built in memory, so this measures resolution alone
 //! (problem construction, search, minimisation), not parsing.
 
+#![allow(clippy::print_stdout, clippy::print_stderr)] // benchmarks report what they measure
+
 use std::hint::black_box;
 use std::sync::Arc;
 

@@ -4,6 +4,8 @@
 //! successor filter runs), a third carry a Masterminds version range. The
 //! catalog is indexed once, outside the measurement.
 
+#![allow(clippy::print_stdout, clippy::print_stderr)] // benchmarks report what they measure
+
 use std::hint::black_box;
 use std::sync::Arc;
 

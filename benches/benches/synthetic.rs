@@ -11,6 +11,8 @@
 //! Whole-command figures for the 100,000-bundle catalog are in
 //! docs/performance.md (a criterion loop over 400 MB would take too long).
 
+#![allow(clippy::print_stdout, clippy::print_stderr)] // benchmarks report what they measure
+
 use std::path::Path;
 use std::time::Duration;
 

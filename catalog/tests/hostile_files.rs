@@ -1,5 +1,6 @@
 //! Hostile catalog directories and files: names that are not UTF-8, a hundred
 //! thousand tiny files, a file over the size limit, and one huge string.
+#![allow(clippy::print_stdout, clippy::print_stderr)] // progress of long corpus runs
 
 use std::fs;
 use std::path::Path;

@@ -8,6 +8,9 @@
 //! - [`process`]: the process-level speed measures (allocator, pages, exit).
 //! - [`output`], [`timings`]: exit codes, printing helpers and `--timings`.
 
+// A binary: nothing in it is reachable from outside, and printing is its job.
+#![allow(unreachable_pub, clippy::print_stdout, clippy::print_stderr)]
+
 #[macro_use]
 mod output;
 mod args;

@@ -1,5 +1,6 @@
 //! What a change to a catalog does to its users, as `olmsat diff` finds it:
 //! `cargo run -p olmsat-diff --example diff_catalogs -- OLD NEW`
+#![allow(clippy::print_stdout)] // a program: printing is its job
 use std::{error::Error, path::Path};
 
 use olmsat_catalog::load::load_path;
@@ -14,7 +15,7 @@ fn main() -> Result<(), Box<dyn Error>> {
 }
 
 /// One line per finding: package, rule and message.
-pub fn findings(old: &Path, new: &Path) -> Result<String, Box<dyn Error>> {
+pub(crate) fn findings(old: &Path, new: &Path) -> Result<String, Box<dyn Error>> {
     let (old, new) = (load_path(old)?, load_path(new)?);
     let diff = olmsat_diff::diff(old, new, &olmsat_diff::Options::default())?;
     let mut text = String::new();

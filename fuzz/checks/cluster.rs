@@ -17,7 +17,7 @@ use olmsat_resolver::v1::{
 const NAME: &str = "cluster.yaml";
 
 /// Parse; panics when an invariant breaks.
-pub fn check(data: &[u8]) {
+pub(crate) fn check(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };

@@ -11,7 +11,7 @@ use olmsat_resolver::predicate::{parse_constraint, CelRule, Predicate};
 use serde_json::json;
 
 /// Parse, print and evaluate; panics when an invariant breaks.
-pub fn check(data: &[u8]) {
+pub(crate) fn check(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };

@@ -139,7 +139,7 @@ fn summary(r: &Result<Image, ImageError>) -> Result<String, String> {
 }
 
 /// Read the image `data` describes; panics when an invariant breaks.
-pub fn check(data: &[u8]) {
+pub(crate) fn check(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let (files, transport, selector, platform) = image(&text);
     let options = Options {

@@ -111,7 +111,7 @@ fn summary(r: &Result<Applied, olmsat_image::ImageError>) -> Result<Vec<String>,
 }
 
 /// Read the layers of `data`; panics when an invariant breaks.
-pub fn check(data: &[u8]) {
+pub(crate) fn check(data: &[u8]) {
     let layers = layers(data);
     let refs: Vec<&[u8]> = layers.iter().map(Vec::as_slice).collect();
     let limits = limits();

@@ -14,7 +14,7 @@ use olmsat_catalog::write::{write, Format};
 const NAME: &str = "fuzz.yaml";
 
 /// Run the whole pipeline over `data`; panics when an invariant breaks.
-pub fn check(data: &[u8]) {
+pub(crate) fn check(data: &[u8]) {
     let loaded = load_bytes(NAME, data);
     // The fast readers read exactly what the general readers read.
     let general = load_bytes_with(

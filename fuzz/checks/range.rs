@@ -10,7 +10,7 @@ use olmsat_versions::range::{hint, Op, Range};
 use olmsat_versions::version::{compare, parse_release, parse_strict, parse_tolerant};
 
 /// Parse and match; panics when an invariant breaks.
-pub fn check(data: &[u8]) {
+pub(crate) fn check(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let mut lines = text.split('\n');
     let range_text = lines.next().unwrap_or("");

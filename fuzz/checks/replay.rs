@@ -5,7 +5,7 @@
 use std::path::Path;
 
 /// Every file under `fuzz/<kind>/<target>/` for both kinds, sorted.
-pub fn inputs(target: &str) -> Vec<std::path::PathBuf> {
+pub(crate) fn inputs(target: &str) -> Vec<std::path::PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz");
     let mut out = Vec::new();
     for kind in ["seeds", "regressions"] {
@@ -19,7 +19,7 @@ pub fn inputs(target: &str) -> Vec<std::path::PathBuf> {
 }
 
 /// Run `check` over every input of `target`; a panic names the input.
-pub fn replay(target: &str, check: fn(&[u8])) {
+pub(crate) fn replay(target: &str, check: fn(&[u8])) {
     let files = inputs(target);
     assert!(!files.is_empty(), "no seeds for fuzz target {target}");
     for f in files {

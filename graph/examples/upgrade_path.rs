@@ -1,5 +1,6 @@
 //! The steps OLM v0 takes from an installed bundle to its channel's head:
 //! `cargo run -p olmsat-graph --example upgrade_path -- corpus/catalogs/etcd-example etcd etcdoperator.v0.9.0`
+#![allow(clippy::print_stdout)] // a program: printing is its job
 use std::{error::Error, fmt::Write, path::Path};
 
 use olmsat_graph::ChannelGraphs;
@@ -13,7 +14,11 @@ fn main() -> Result<(), Box<dyn Error>> {
 }
 
 /// The steps OLM v0 takes from `from` in `package`'s default channel, one a line.
-pub fn upgrade_path(dir: &Path, package: &str, from: &str) -> Result<String, Box<dyn Error>> {
+pub(crate) fn upgrade_path(
+    dir: &Path,
+    package: &str,
+    from: &str,
+) -> Result<String, Box<dyn Error>> {
     let catalog = olmsat_catalog::Catalog::open_package(dir, package)?;
     let graph = catalog.channel_graph(package, None)?;
     let start = graph.resolve_start(from)?;

@@ -360,7 +360,7 @@ pub(crate) struct LayerReader<'a> {
 impl LayerReader<'_> {
     /// Apply the layer `blob` (digest `digest`) to `tree`; with `diff_id`, the
     /// digest its decompressed tar must have.
-    pub fn apply(
+    pub(crate) fn apply(
         &mut self,
         tree: &mut FileTree,
         digest: &str,
@@ -709,7 +709,7 @@ pub(crate) mod tests {
 
     /// A tar layer built in memory: `(path, content)`; content `None` is a
     /// directory, `Some("->target")` a symbolic link.
-    pub fn tar_of(entries: &[(&str, Option<&str>)], end_blocks: bool) -> Vec<u8> {
+    pub(crate) fn tar_of(entries: &[(&str, Option<&str>)], end_blocks: bool) -> Vec<u8> {
         let mut out = Vec::new();
         for (path, content) in entries {
             let mut h = tar::Header::new_gnu();

@@ -55,7 +55,7 @@ fn normalise(name: &str) -> &str {
 
 impl Store {
     /// A layout directory.
-    pub fn dir(image: String, path: &Path) -> Result<Store, ImageError> {
+    pub(crate) fn dir(image: String, path: &Path) -> Result<Store, ImageError> {
         let meta = std::fs::metadata(path).map_err(|source| ImageError::Io {
             image: image.clone(),
             path: path.display().to_string(),
@@ -78,7 +78,11 @@ impl Store {
     }
 
     /// An archive file, indexed (not extracted).
-    pub fn archive(image: String, path: &Path, limits: &Limits) -> Result<Store, ImageError> {
+    pub(crate) fn archive(
+        image: String,
+        path: &Path,
+        limits: &Limits,
+    ) -> Result<Store, ImageError> {
         let io = |source| ImageError::Io {
             image: image.clone(),
             path: path.display().to_string(),
@@ -167,7 +171,7 @@ impl Store {
 
     /// Files held in memory, as a layout directory holding them would be
     /// read (the fuzz checks build layouts so).
-    pub fn memory(image: String, files: BTreeMap<String, Vec<u8>>) -> Store {
+    pub(crate) fn memory(image: String, files: BTreeMap<String, Vec<u8>>) -> Store {
         Store {
             image,
             kind: Kind::Memory(files),
@@ -175,7 +179,7 @@ impl Store {
     }
 
     /// A file of the layout or archive by its path, `None` when absent.
-    pub fn file(&self, rel: &str, limit: u64) -> Result<Option<Cow<'_, [u8]>>, ImageError> {
+    pub(crate) fn file(&self, rel: &str, limit: u64) -> Result<Option<Cow<'_, [u8]>>, ImageError> {
         match &self.kind {
             Kind::Dir(root) => {
                 let Some(path) = self.in_layout(root, rel)? else {
@@ -270,7 +274,12 @@ impl Store {
     }
 
     /// A file that must be there.
-    pub fn required(&self, rel: &str, limit: u64, hint: &str) -> Result<Cow<'_, [u8]>, ImageError> {
+    pub(crate) fn required(
+        &self,
+        rel: &str,
+        limit: u64,
+        hint: &str,
+    ) -> Result<Cow<'_, [u8]>, ImageError> {
         self.file(rel, limit)?.ok_or_else(|| ImageError::Missing {
             image: self.image.clone(),
             what: rel.to_owned(),
@@ -280,7 +289,12 @@ impl Store {
 
     /// The blob `digest` of an OCI layout, checked to be `size` bytes with
     /// that digest.
-    pub fn blob(&self, digest: &str, size: u64, limit: u64) -> Result<Cow<'_, [u8]>, ImageError> {
+    pub(crate) fn blob(
+        &self,
+        digest: &str,
+        size: u64,
+        limit: u64,
+    ) -> Result<Cow<'_, [u8]>, ImageError> {
         let (algorithm, hex) = digest.split_once(':').unwrap_or(("", digest));
         if !matches!(algorithm, "sha256" | "sha512")
             || hex.is_empty()

@@ -577,6 +577,7 @@ mod tests {
     }
 
     /// A new repository, or `None` (a skip line) without `git`.
+    #[allow(clippy::print_stdout)] // the skip line
     fn repo() -> Option<tempfile::TempDir> {
         let d = tempfile::tempdir().expect("dir");
         if git(d.path(), &["init", "-q", "-b", "main"], "").is_none() {

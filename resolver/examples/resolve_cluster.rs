@@ -1,21 +1,20 @@
 //! What OLM v0 would install for the Subscriptions of a cluster file:
 //! `cargo run -p olmsat-resolver --example resolve_cluster -- corpus/catalogs/etcd-example example CLUSTER.yaml`
-use std::error::Error;
-
+#![allow(clippy::print_stdout)] // a program: printing is its job
 use olmsat_catalog::Catalog;
 use olmsat_resolver::{namespaces, resolve, CatalogInput, ClusterState, Input, Options, Outcome};
+use std::error::Error;
 
 fn main() -> Result<(), Box<dyn Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [catalog, name, cluster] = args.as_slice() else {
         return Err("usage: resolve_cluster CATALOG NAME CLUSTER_FILE".into());
     };
-    print!("{}", plan(catalog, name, cluster)?);
-    Ok(())
+    plan(catalog, name, cluster).map(|text| print!("{text}"))
 }
 
 /// One line per namespace: the bundles OLM installs, or why it cannot.
-pub fn plan(catalog: &str, name: &str, cluster: &str) -> Result<String, Box<dyn Error>> {
+pub(crate) fn plan(catalog: &str, name: &str, cluster: &str) -> Result<String, Box<dyn Error>> {
     let model = Catalog::open(&[catalog])?.into_model();
     let input = Input {
         catalogs: vec![CatalogInput {

@@ -49,6 +49,7 @@
 mod cluster_file;
 
 pub mod cluster;
+pub mod compare;
 pub mod dangling;
 pub mod entry;
 pub mod predicate;

@@ -34,7 +34,7 @@ fn relocate(cfg: &mut DeclarativeConfig, loc: &Location) {
 /// The entries of a template's list `key`, loaded in order; the first entry
 /// that does not load fails the whole template, with its location. Loader
 /// warnings are returned.
-pub fn load_entries(
+pub(crate) fn load_entries(
     doc: &TemplateDoc,
     entries: &[Value],
     key: &str,
@@ -61,7 +61,7 @@ pub fn load_entries(
 
 /// The location of item `i` of the list at `path` (the document's start when
 /// its line is unknown).
-pub fn entry_location(doc: &TemplateDoc, path: &[&str], i: usize) -> Location {
+pub(crate) fn entry_location(doc: &TemplateDoc, path: &[&str], i: usize) -> Location {
     match doc.lines.item_line(path, i) {
         0 => doc.location.clone(),
         line => doc.location.at(line, 0),

@@ -7,16 +7,16 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 #[path = "../support/corpus.rs"]
-pub mod support;
+pub(crate) mod support;
 
 /// The real catalogs the repository carries (`corpus/real/fbc`): the CLI tests run
 /// from there, naming catalogs by their path in the corpus.
-pub fn corpus() -> PathBuf {
+pub(crate) fn corpus() -> PathBuf {
     support::own().join("fbc")
 }
 
 /// What a run printed and how it exited.
-pub struct Run {
+pub(crate) struct Run {
     pub code: i32,
     pub stdout: String,
     pub stderr: String,
@@ -24,7 +24,7 @@ pub struct Run {
 
 /// Run `olmsat args...` from directory `dir` (relative paths in `args` are
 /// relative to it, and so are the file names it prints), with `stdin` as input.
-pub fn olmsat_in(dir: &Path, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Run {
+pub(crate) fn olmsat_in(dir: &Path, args: &[&str], stdin: &str, env: &[(&str, &str)]) -> Run {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_olmsat"));
     cmd.args(args)
         .current_dir(dir)
@@ -60,13 +60,13 @@ pub fn olmsat_in(dir: &Path, args: &[&str], stdin: &str, env: &[(&str, &str)]) -
 }
 
 /// Run `olmsat args...` from the corpus directory.
-pub fn olmsat(args: &[&str]) -> Run {
+pub(crate) fn olmsat(args: &[&str]) -> Run {
     olmsat_in(&corpus(), args, "", &[])
 }
 
 /// A small catalog for standard input: package `p` with channel `stable`
 /// holding `entries` (JSON objects), and a bundle per `(name, version)`.
-pub fn catalog(entries: &[&str], bundles: &[(&str, &str)]) -> String {
+pub(crate) fn catalog(entries: &[&str], bundles: &[(&str, &str)]) -> String {
     let mut text =
         String::from("{\"schema\":\"olm.package\",\"name\":\"p\",\"defaultChannel\":\"stable\"}\n");
     text.push_str(&format!(

@@ -5,15 +5,15 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 /// The repository root.
-pub fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
 #[path = "../support/corpus.rs"]
-pub mod support;
+pub(crate) mod support;
 
 /// Run the olmsat binary from the repository root.
-pub fn olmsat(args: &[&str]) -> Output {
+pub(crate) fn olmsat(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_olmsat"))
         .args(args)
         .current_dir(root())
@@ -22,7 +22,7 @@ pub fn olmsat(args: &[&str]) -> Output {
 }
 
 /// Run olmsat with `input` on standard input.
-pub fn olmsat_stdin(args: &[&str], input: &[u8]) -> Output {
+pub(crate) fn olmsat_stdin(args: &[&str], input: &[u8]) -> Output {
     use std::io::Write;
     use std::process::Stdio;
     let mut child = Command::new(env!("CARGO_BIN_EXE_olmsat"))
@@ -43,12 +43,12 @@ pub fn olmsat_stdin(args: &[&str], input: &[u8]) -> Output {
 }
 
 /// Standard output as text.
-pub fn stdout(o: &Output) -> String {
+pub(crate) fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 /// Standard error as text.
-pub fn stderr(o: &Output) -> String {
+pub(crate) fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
@@ -56,7 +56,7 @@ pub fn stderr(o: &Output) -> String {
 /// fixtures) is one catalog. Those the repository's own corpus does not carry come
 /// from the full corpus (`OLMSAT_CORPUS`); without it they are left out, and one line
 /// says how many (`what` names the test).
-pub fn corpus_catalogs(what: &str) -> Vec<PathBuf> {
+pub(crate) fn corpus_catalogs(what: &str) -> Vec<PathBuf> {
     let dirs = [
         "community-operators-prod/catalogs/v4.20",
         "community-operators-prod/catalogs/v4.16",

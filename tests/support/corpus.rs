@@ -18,7 +18,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The workspace root (every crate of the workspace is one level below it).
-pub fn repo_root() -> PathBuf {
+pub(crate) fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("a crate directory has a parent")
@@ -26,18 +26,18 @@ pub fn repo_root() -> PathBuf {
 }
 
 /// The repository's own real corpus, `corpus/real/`.
-pub fn own() -> PathBuf {
+pub(crate) fn own() -> PathBuf {
     repo_root().join("corpus/real")
 }
 
 /// Whether skips are failures (`OLMSAT_REQUIRE_ALL` set to anything but `0` or empty).
-pub fn skips_fail() -> bool {
+pub(crate) fn skips_fail() -> bool {
     std::env::var("OLMSAT_REQUIRE_ALL").is_ok_and(|v| !v.is_empty() && v != "0")
 }
 
 /// Say that `what` was skipped and why, on the real standard error (not captured by the
 /// test harness, so the line shows in `cargo test` output); a failure when skips fail.
-pub fn skip(what: &str, why: &str) {
+pub(crate) fn skip(what: &str, why: &str) {
     if skips_fail() {
         panic!("{what} was skipped ({why}), and OLMSAT_REQUIRE_ALL forbids skipping");
     }
@@ -47,7 +47,7 @@ pub fn skip(what: &str, why: &str) {
 /// The full corpus named by `OLMSAT_CORPUS` (a relative path is taken from the
 /// workspace root), or `None` when the variable is unset. A variable that names no
 /// directory is a failure: it was meant to be used.
-pub fn full() -> Option<PathBuf> {
+pub(crate) fn full() -> Option<PathBuf> {
     let value = std::env::var_os("OLMSAT_CORPUS").filter(|v| !v.is_empty())?;
     let p = PathBuf::from(value);
     let p = if p.is_absolute() {
@@ -64,7 +64,7 @@ pub fn full() -> Option<PathBuf> {
 }
 
 /// The full corpus for `what`, or a skip line and `None` when `OLMSAT_CORPUS` is unset.
-pub fn require_full(what: &str) -> Option<PathBuf> {
+pub(crate) fn require_full(what: &str) -> Option<PathBuf> {
     let p = full();
     if p.is_none() {
         skip(
@@ -79,7 +79,7 @@ pub fn require_full(what: &str) -> Option<PathBuf> {
 /// when one is given, else from the repository's own corpus (whose files are the
 /// same bytes; a directory there may hold only some of the full one's packages);
 /// `None` when neither has it (nothing is printed).
-pub fn find(rel: &str) -> Option<PathBuf> {
+pub(crate) fn find(rel: &str) -> Option<PathBuf> {
     if let Some(p) = full().map(|f| f.join(rel)).filter(|p| p.exists()) {
         return Some(p);
     }
@@ -87,7 +87,7 @@ pub fn find(rel: &str) -> Option<PathBuf> {
 }
 
 /// Like [`find`], but says `what` was skipped when neither corpus has `rel`.
-pub fn need(rel: &str, what: &str) -> Option<PathBuf> {
+pub(crate) fn need(rel: &str, what: &str) -> Option<PathBuf> {
     let p = find(rel);
     if p.is_none() {
         skip(
@@ -101,7 +101,7 @@ pub fn need(rel: &str, what: &str) -> Option<PathBuf> {
 }
 
 /// Whether `program` runs (`program -V` exits), else a skip line for `what`.
-pub fn require_tool(program: &str, what: &str) -> bool {
+pub(crate) fn require_tool(program: &str, what: &str) -> bool {
     let found = std::process::Command::new(program)
         .arg("-V")
         .stdout(std::process::Stdio::null())

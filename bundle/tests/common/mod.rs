@@ -7,15 +7,15 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The repository's own fixture bundles (`corpus/bundles/`).
-pub fn fixtures() -> PathBuf {
+pub(crate) fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/bundles")
 }
 
 #[path = "../../../tests/support/corpus.rs"]
-pub mod support;
+pub(crate) mod support;
 
 /// Copy a directory tree.
-pub fn copy_dir(from: &Path, to: &Path) {
+pub(crate) fn copy_dir(from: &Path, to: &Path) {
     fs::create_dir_all(to).unwrap();
     for e in fs::read_dir(from).unwrap() {
         let e = e.unwrap();
@@ -30,7 +30,7 @@ pub fn copy_dir(from: &Path, to: &Path) {
 
 /// A change to a fixture bundle.
 #[derive(Clone, Copy, Debug)]
-pub enum Edit {
+pub(crate) enum Edit {
     /// Write a file (creating directories).
     Write(&'static str, &'static str),
     /// Remove a file or directory.
@@ -40,7 +40,7 @@ pub enum Edit {
 }
 
 /// A temporary copy of fixture `base` (e.g. `registry-v1/etcd`) with `edits` applied.
-pub fn bundle(base: &str, edits: &[Edit]) -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn bundle(base: &str, edits: &[Edit]) -> (tempfile::TempDir, PathBuf) {
     let t = tempfile::tempdir().unwrap();
     let dir = t.path().join("bundle");
     copy_dir(&fixtures().join(base), &dir);

@@ -7,14 +7,14 @@ use serde_json::Value;
 
 /// A JSON value re-encoded as Go's `json.Encoder` writes it with HTML escaping
 /// off: object keys sorted, numbers as `float64`, no trailing newline.
-pub fn encode(v: &Value) -> String {
+pub(crate) fn encode(v: &Value) -> String {
     let mut out = String::new();
     encode_into(v, &mut out, false);
     out
 }
 
 /// [`encode`] as `json.Marshal` writes it: `<`, `>` and `&` escaped too.
-pub fn marshal(v: &Value) -> String {
+pub(crate) fn marshal(v: &Value) -> String {
     let mut out = String::new();
     encode_into(v, &mut out, true);
     out
@@ -74,7 +74,7 @@ fn quote_into(s: &str, out: &mut String, html: bool) {
 
 /// A `float64` as Go's JSON encoder writes it: shortest digits, fixed
 /// notation between 1e-6 and 1e21, else an exponent (`1e+21`, `1e-7`).
-pub fn json_float(f: f64) -> String {
+pub(crate) fn json_float(f: f64) -> String {
     let abs = f.abs();
     if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
         let (mantissa, exp) = exponent_parts(f);
@@ -93,7 +93,7 @@ pub fn json_float(f: f64) -> String {
 
 /// A `float64` as `%v` (`%g`, shortest digits) prints it: with an exponent
 /// when that is below -4 or at least 6 (`1e+06`, `1e-05`).
-pub fn go_g(f: f64) -> String {
+pub(crate) fn go_g(f: f64) -> String {
     if f == 0.0 {
         return if f.is_sign_negative() {
             "-0".into()
@@ -119,7 +119,7 @@ fn exponent_parts(f: f64) -> (String, i32) {
 
 /// Valid JSON text indented as Go's `json.Indent(dst, src, "", "    ")` does:
 /// a line per member and element, `": "` after keys, `{}` and `[]` kept.
-pub fn indent(src: &str) -> String {
+pub(crate) fn indent(src: &str) -> String {
     let mut out = String::with_capacity(src.len() * 2);
     let mut depth = 0usize;
     let mut need_indent = false;
@@ -182,7 +182,7 @@ pub fn indent(src: &str) -> String {
 /// opm's "pretty" form of a decoding error at byte `offset` of `data`: the
 /// error, `at offset N (indicated by <==)`, then the data indented with the
 /// marker at that place (as its `prettyunmarshaler` writes it).
-pub fn pretty_error(error: &str, data: &str, offset: usize) -> String {
+pub(crate) fn pretty_error(error: &str, data: &str, offset: usize) -> String {
     const MARKER: &str = " <==";
     if data.is_empty() || offset > data.len() {
         return error.to_owned();
@@ -220,7 +220,7 @@ pub fn pretty_error(error: &str, data: &str, offset: usize) -> String {
 
 /// A `fmt` verb opm's texts use on decoded values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verb {
+pub(crate) enum Verb {
     /// `%v`
     V,
     /// `%t` (booleans; anything else is printed as a bad verb).
@@ -229,7 +229,7 @@ pub enum Verb {
 
 /// A decoded JSON value as Go's `fmt` prints it with `verb`: `map[k:v]`,
 /// `[a b]`, `<nil>`, `%!t(string=x)`, ...
-pub fn format(v: &Value, verb: Verb) -> String {
+pub(crate) fn format(v: &Value, verb: Verb) -> String {
     let bad = |go_type: &str, shown: &str| match verb {
         Verb::V => shown.to_owned(),
         Verb::T => format!("%!t({go_type}={shown})"),

@@ -28,7 +28,7 @@ pub fn sort_go_yaml_keys<S: AsRef<str>>(mut keys: Vec<S>) -> Vec<S> {
 }
 
 /// go-yaml v2's key order (`keyList.Less`) for string keys.
-pub fn go_yaml_key_cmp(a: &str, b: &str) -> Ordering {
+pub(super) fn go_yaml_key_cmp(a: &str, b: &str) -> Ordering {
     let ar: Vec<char> = a.chars().collect();
     let br: Vec<char> = b.chars().collect();
     let mut i = 0;

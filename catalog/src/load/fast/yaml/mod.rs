@@ -37,7 +37,7 @@ use scalars::Stop;
 
 /// Deepest nesting of collections accepted (well below the loader's limit, so a
 /// document this reader accepts is never one the general parser refuses).
-pub const MAX_NESTING: usize = 90;
+pub(crate) const MAX_NESTING: usize = 90;
 
 /// Most nodes accepted in one document (below the general parser's budget).
 const MAX_NODES: usize = 200_000;
@@ -51,7 +51,7 @@ const MAX_KEY_BYTES: usize = 1000;
 
 /// Parse one YAML document (the text of one chunk of a YAML stream) if it stays
 /// within the supported subset; `None` means "use the general parser".
-pub fn parse_document(text: &str) -> Option<YamlDoc> {
+pub(crate) fn parse_document(text: &str) -> Option<YamlDoc> {
     if !lines::supported_characters(text.as_bytes()) {
         return None;
     }

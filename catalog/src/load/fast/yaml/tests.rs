@@ -728,6 +728,7 @@ mod corpus {
         all
     }
 
+    #[allow(clippy::print_stdout)] // a report of the corpus run, shown with --nocapture
     fn report(name: &str, t: &Tally) {
         println!(
             "{name}: {} of {} YAML documents read by the fast path ({:.2}%)",
