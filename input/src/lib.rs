@@ -106,6 +106,33 @@ impl Input {
     pub fn load(&self) -> Result<Loaded, SourceError> {
         self.load_in(Path::new("."))
     }
+
+    /// [`Input::load`], except that a Git input whose path is not in its
+    /// revision (a pull request that creates the catalog directory, diffed
+    /// against a base that predates it) is an empty catalog, returned with a
+    /// note saying so. `diff` reads its inputs this way.
+    pub fn load_or_empty(&self) -> Result<(Loaded, Option<String>), SourceError> {
+        match self.load() {
+            Ok(l) => Ok((l, None)),
+            Err(e) if e.is_missing_path() => Ok((
+                Loaded::default(),
+                Some(format!("{e}; compared as an empty catalog")),
+            )),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl SourceError {
+    /// Whether the error is a Git input's path missing from its revision
+    /// (the revision itself exists).
+    pub fn is_missing_path(&self) -> bool {
+        #[cfg(feature = "git")]
+        if let SourceError::Git(e) = self {
+            return e.is_missing_path();
+        }
+        false
+    }
 }
 
 impl fmt::Display for Input {
