@@ -143,7 +143,8 @@ fn exit_codes_follow_the_findings() {
         &catalog("stable", &[("stable", V2_ALONE)]),
     );
     assert_eq!(r.code, 1);
-    assert!(r.stdout.starts_with("old/op.yaml:"), "{}", r.stdout);
+    // The finding points into NEW (standard input here): the channel stable.
+    assert!(r.stdout.starts_with("<stdin>:6:"), "{}", r.stdout);
     assert!(
         r.stdout
             .contains("error[removed-uncovered R2] package op, channel stable, bundle op.v1: "),
@@ -234,9 +235,11 @@ fn json_and_yaml_outputs() {
                 "channel": "stable",
                 "bundle": "op.v1",
                 "detail": "op.v1 (1.1.0) was removed from the channel and no entry of NEW replaces it, skips it or has a skipRange containing its version: users on it cannot upgrade",
-                "file": "old/op.yaml",
-                "line": 10,
-                "evidence": {"old": {"file": "old/op.yaml", "line": 10}}
+                "file": "cut/op.yaml",
+                "line": 6,
+                "oldFile": "old/op.yaml",
+                "oldLine": 10,
+                "evidence": {"old": {"file": "old/op.yaml", "line": 10}, "new": {"file": "cut/op.yaml", "line": 6}}
             }]
         }]
     });
@@ -323,7 +326,7 @@ fn git_revisions_as_inputs() {
     );
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     assert!(
-        r.stdout.starts_with("HEAD~1:catalogs/v1/op/catalog.yaml:10: error[removed-uncovered R2] package op, channel stable, bundle op.v1:"),
+        r.stdout.starts_with("HEAD:catalogs/v1/op/catalog.yaml:6: error[removed-uncovered R2] package op, channel stable, bundle op.v1:"),
         "{}",
         r.stdout
     );
@@ -355,13 +358,22 @@ fn git_revisions_as_inputs() {
         "{}",
         r.stderr
     );
+    // A path the revision does not have is an empty catalog, with a note
+    // (a pull request that creates the catalog directory).
     let r = olmsat_in(d, &["diff", "git:HEAD:catalogs/v9", "catalogs/v1"], "");
-    assert_eq!(r.code, 2);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(
-        r.stderr
-            .contains("git:HEAD:catalogs/v9: no such path in revision HEAD"),
+        r.stderr.contains(
+            "olmsat: note: git:HEAD:catalogs/v9: no such path in revision HEAD; compared as an empty catalog"
+        ),
         "{}",
         r.stderr
+    );
+    assert!(
+        r.stdout
+            .starts_with("package op\n  changes:\n    package-added\n"),
+        "{}",
+        r.stdout
     );
     let outside = tempfile::tempdir().unwrap();
     let r = olmsat_in(outside.path(), &["diff", "git:HEAD:x", "git:HEAD:y"], "");
@@ -387,7 +399,7 @@ fn sarif_github_and_rule_controls() {
     let r = olmsat_in(d, &["diff", "old", "new", "-o", "github"], "");
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(
-        r.stdout.starts_with("::error file=old/op.yaml,line="),
+        r.stdout.starts_with("::error file=new/op.yaml,line=6,"),
         "{}",
         r.stdout
     );
@@ -419,12 +431,17 @@ fn sarif_github_and_rule_controls() {
     assert_eq!(result["level"], "error");
     assert_eq!(
         result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "new/op.yaml"
+    );
+    assert_eq!(
+        result["relatedLocations"][0]["physicalLocation"]["artifactLocation"]["uri"],
         "old/op.yaml"
     );
     let rule = &log["runs"][0]["tool"]["driver"]["rules"][0];
     assert_eq!(rule["id"], "removed-uncovered");
     assert!(rule["help"]["text"].is_string());
-    // --allow drops a rule's findings; --deny makes them errors.
+    // --allow of an error rule keeps its findings, shown as allowed, and
+    // they fail nothing; --deny makes a rule's findings errors.
     let r = olmsat_in(
         d,
         &[
@@ -439,7 +456,14 @@ fn sarif_github_and_rule_controls() {
         "",
     );
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(!r.stdout.contains("removed-uncovered"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("allowed[removed-uncovered R2] package op, channel stable, bundle op.v1: ")
+            && r.stdout.ends_with(" (allowed by removed-uncovered)\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("error["), "{}", r.stdout);
     write(
         d,
         "moved/op.yaml",
@@ -473,9 +497,16 @@ fn sarif_github_and_rule_controls() {
     );
     assert_eq!(r.code, 2);
     assert!(
-        r.stderr.contains(
-            "unknown diff rule \"removed-uncoverd\" (did you mean \"removed-uncovered\"?)"
-        ),
+        r.stderr
+            .contains("unknown rule \"removed-uncoverd\" (did you mean \"removed-uncovered\"?)"),
+        "{}",
+        r.stderr
+    );
+    // new-invalid cannot be allowed: NEW must load.
+    let r = olmsat_in(d, &["diff", "old", "new", "--allow", "new-invalid"], "");
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("rule \"new-invalid\" reports errors"),
         "{}",
         r.stderr
     );
@@ -547,4 +578,309 @@ fn templates_are_inputs_rendered_in_memory() {
     );
     assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
     assert!(r.stderr.contains("not available offline"), "{}", r.stderr);
+}
+
+#[test]
+fn settings_file_and_scoped_allows_apply_to_diff() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "old/op.yaml", &catalog("stable", &[("stable", V1_V2)]));
+    write(
+        d,
+        "new/op.yaml",
+        &catalog("stable", &[("stable", V2_ALONE)]),
+    );
+    // An allow for another package hides nothing here.
+    write(d, ".olmsat.yaml", "allow: [removed-uncovered@other]\n");
+    let r = olmsat_in(d, &["diff", "old", "new"], "");
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    // Allowing every error rule of the diff, for this package and channel,
+    // in the settings file: exit 0, the finding shown as allowed.
+    write(
+        d,
+        ".olmsat.yaml",
+        "allow:\n  - removed-uncovered@op/stable\n",
+    );
+    let r = olmsat_in(d, &["diff", "old", "new"], "");
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains(
+            "  allowed:\n    allowed[removed-uncovered R2] channel stable, bundle op.v1: "
+        ),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains(" (allowed by removed-uncovered@op/stable)\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .ends_with("1 package(s) changed; 0 error(s), 0 warning(s), 0 info, 1 allowed\n"),
+        "{}",
+        r.stdout
+    );
+    // JSON lists it under the package's `allowed`, SARIF as a suppressed result.
+    let r = olmsat_in(d, &["diff", "old", "new", "-o", "json"], "");
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["packages"][0]["findings"], serde_json::json!([]));
+    assert_eq!(
+        v["packages"][0]["allowed"][0]["allowedBy"],
+        "removed-uncovered@op/stable"
+    );
+    let r = olmsat_in(d, &["diff", "old", "new", "-o", "sarif"], "");
+    assert_eq!(r.code, 0);
+    let log: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(
+        log["runs"][0]["results"][0]["suppressions"][0]["justification"],
+        "allowed by removed-uncovered@op/stable"
+    );
+    let r = olmsat_in(d, &["diff", "old", "new", "-o", "github"], "");
+    assert!(
+        r.stdout.starts_with("::notice file=")
+            && r.stdout
+                .contains("title=removed-uncovered (R2)%2C allowed::"),
+        "{}",
+        r.stdout
+    );
+    // The command line denies what the file allows.
+    let r = olmsat_in(
+        d,
+        &["diff", "old", "new", "--deny", "removed-uncovered"],
+        "",
+    );
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    // strict in a settings file makes warnings fail; --config names it.
+    write(
+        d,
+        "moved/op.yaml",
+        &catalog("fast", &[("stable", V1_V2), ("fast", V1_V2)]),
+    );
+    assert_eq!(olmsat_in(d, &["diff", "old", "moved"], "").code, 0);
+    write(d, "ci/strict.yaml", "strict: true\n");
+    let r = olmsat_in(
+        d,
+        &["diff", "old", "moved", "--config", "ci/strict.yaml"],
+        "",
+    );
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("error[default-channel-changed R6]"),
+        "{}",
+        r.stdout
+    );
+    // A settings file naming an unknown rule cannot be followed.
+    write(d, "ci/bad.yaml", "allow: [channel-removd]\n");
+    let r = olmsat_in(d, &["diff", "old", "moved", "--config", "ci/bad.yaml"], "");
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains("ci/bad.yaml: unknown rule \"channel-removd\""),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn color_applies_to_diff_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "old/op.yaml", &catalog("stable", &[("stable", V1_V2)]));
+    write(
+        d,
+        "new/op.yaml",
+        &catalog("stable", &[("stable", V2_ALONE)]),
+    );
+    let plain = olmsat_in(d, &["diff", "old", "new"], "");
+    assert!(
+        !plain.stdout.contains('\u{1b}'),
+        "not a terminal: no colour"
+    );
+    let never = olmsat_in(d, &["diff", "old", "new", "--color", "never"], "");
+    assert_eq!(never.stdout, plain.stdout);
+    let always = olmsat_in(d, &["diff", "old", "new", "--color", "always"], "");
+    assert_eq!(always.code, 1);
+    assert!(
+        always
+            .stdout
+            .contains("\u{1b}[1m\u{1b}[31merror[removed-uncovered R2]\u{1b}[0m channel stable"),
+        "{:?}",
+        always.stdout
+    );
+    let short = olmsat_in(
+        d,
+        &["diff", "old", "new", "-o", "short", "--color", "always"],
+        "",
+    );
+    assert!(short.stdout.starts_with("\u{1b}[1m"), "{:?}", short.stdout);
+}
+
+/// D15: a finding points into NEW (the working tree) when OLD is a Git
+/// revision, with OLD's evidence beside it.
+#[test]
+fn d15_findings_point_into_new() {
+    if Command::new("git").arg("--version").output().is_err() {
+        println!("skipped: no git command to build the test repository");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    git(d, &["init", "-q", "-b", "main"]);
+    write(
+        d,
+        "catalog/op/catalog.yaml",
+        &catalog("stable", &[("stable", V1_V2)]),
+    );
+    git(d, &["add", "-A"]);
+    git(d, &["commit", "-q", "-m", "first"]);
+    write(
+        d,
+        "catalog/op/catalog.yaml",
+        &catalog("stable", &[("stable", V2_ALONE)]),
+    );
+    let r = olmsat_in(
+        d,
+        &["diff", "git:HEAD:catalog", "catalog", "-o", "github"],
+        "",
+    );
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.starts_with(
+            "::error file=catalog/op/catalog.yaml,line=6,title=removed-uncovered (R2)::"
+        ),
+        "{}",
+        r.stdout
+    );
+    let r = olmsat_in(
+        d,
+        &["diff", "git:HEAD:catalog", "catalog", "-o", "json"],
+        "",
+    );
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let f = &v["packages"][0]["findings"][0];
+    assert_eq!(f["rule"], "removed-uncovered");
+    assert_eq!(f["file"], "catalog/op/catalog.yaml");
+    assert_eq!(f["line"], 6, "the channel stable in NEW");
+    assert_eq!(f["oldFile"], "HEAD:catalog/op/catalog.yaml");
+    assert_eq!(f["oldLine"], 10, "the entry op.v1 in OLD");
+    let r = olmsat_in(
+        d,
+        &["diff", "git:HEAD:catalog", "catalog", "-o", "sarif"],
+        "",
+    );
+    let log: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let result = &log["runs"][0]["results"][0];
+    assert_eq!(
+        result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "catalog/op/catalog.yaml"
+    );
+    assert_eq!(
+        result["relatedLocations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "HEAD%3Acatalog/op/catalog.yaml"
+    );
+    assert_eq!(
+        result["relatedLocations"][0]["physicalLocation"]["region"]["startLine"],
+        10
+    );
+}
+
+#[path = "support/corpus.rs"]
+mod corpus;
+
+/// A catalog repository's history replayed as its CI runs `diff`: one commit
+/// per case, built from real catalogs of the corpus (community-operators-prod
+/// v4.20), each diffed against its parent (issues 31 and 35).
+#[test]
+fn history_replay_of_real_catalog_changes() {
+    let Some(full) = corpus::require_full("the history replay of diff") else {
+        return;
+    };
+    if Command::new("git").arg("--version").output().is_err() {
+        println!("skipped: no git command to build the test repository");
+        return;
+    }
+    let real = full.join("fbc/community-operators-prod/catalogs/v4.20");
+    let read = |p: &str| std::fs::read_to_string(real.join(p).join("catalog.yaml")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    git(d, &["init", "-q", "-b", "main"]);
+    write(d, "README", "catalogs\n");
+    git(d, &["add", "-A"]);
+    git(d, &["commit", "-q", "-m", "before the catalogs"]);
+    let ci = |rev_old: &str, rev_new: &str, extra: &[&str]| {
+        let old = format!("git:{rev_old}:catalogs/v4.20");
+        let new = format!("git:{rev_new}:catalogs/v4.20");
+        let mut args = vec!["diff", old.as_str(), new.as_str(), "-o", "short"];
+        args.extend_from_slice(extra);
+        olmsat_in(d, &args, "")
+    };
+    // 1. The pull request that creates the catalog directory (35.4): the base
+    //    has no such path; it is an empty catalog, with a note.
+    let hive = read("hive-operator");
+    write(d, "catalogs/v4.20/hive-operator/catalog.yaml", &hive);
+    write(
+        d,
+        "catalogs/v4.20/kubernaut-operator/catalog.yaml",
+        &read("kubernaut-operator"),
+    );
+    git(d, &["add", "-A"]);
+    git(d, &["commit", "-q", "-m", "catalogs/v4.20"]);
+    let r = ci("HEAD~1", "HEAD", &[]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("compared as an empty catalog"),
+        "{}",
+        r.stderr
+    );
+    // 2. Dropping the replaces of alpha's first entry strands the clusters on
+    //    the pruned predecessor it names (31.1): olm-stuck, at the entry in NEW.
+    let cut = hive.replacen("  replaces: hive-operator.v1.2.4351-9dd47f8\n", "", 1);
+    assert_ne!(cut, hive);
+    write(d, "catalogs/v4.20/hive-operator/catalog.yaml", &cut);
+    git(
+        d,
+        &["commit", "-q", "-am", "hive-operator: drop a replaces"],
+    );
+    let r = ci("HEAD~1", "HEAD", &[]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.starts_with("HEAD:catalogs/v4.20/hive-operator/catalog.yaml:")
+            && r.stdout.contains("error[olm-stuck R8] package hive-operator, channel alpha, bundle hive-operator.v1.2.4351-9dd47f8: hive-operator.v1.2.4351-9dd47f8 is a pruned predecessor"),
+        "{}",
+        r.stdout
+    );
+    // 3. The revert is fine.
+    write(d, "catalogs/v4.20/hive-operator/catalog.yaml", &hive);
+    git(d, &["commit", "-q", "-am", "revert"]);
+    assert_eq!(ci("HEAD~1", "HEAD", &[]).code, 0);
+    // 4. A package removed on purpose (35.5): an error, accepted for exactly
+    //    that package by the settings file, shown as allowed.
+    std::fs::remove_dir_all(d.join("catalogs/v4.20/kubernaut-operator")).unwrap();
+    git(d, &["commit", "-q", "-am", "remove kubernaut-operator"]);
+    let r = ci("HEAD~1", "HEAD", &[]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout
+            .contains("error[package-removed R3] package kubernaut-operator"),
+        "{}",
+        r.stdout
+    );
+    write(
+        d,
+        "ci.yaml",
+        "allow: [package-removed@kubernaut-operator]\n",
+    );
+    let r = ci("HEAD~1", "HEAD", &["--config", "ci.yaml"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout
+            .contains("allowed[package-removed R3] package kubernaut-operator"),
+        "{}",
+        r.stdout
+    );
+    // The same allow hides nothing of another package.
+    let r = ci("HEAD~3", "HEAD~2", &["--config", "ci.yaml"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
 }

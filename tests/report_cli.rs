@@ -20,7 +20,7 @@ const SHAPES: &str = "corpus/catalogs/invalid/graph-shape.yaml";
 /// A catalog with two warnings and no error.
 const WARNED: &str = r#"{"schema":"olm.package","name":"w","defaultChannel":"stable","colour":"red"}
 {"schema":"olm.bundle","name":"w.v1.0.0","package":"w","image":"i","properties":[{"type":"olm.package","value":{"packageName":"w","version":"1.0.0"}}]}
-{"schema":"olm.channel","name":"stable","package":"w","entries":[{"name":"w.v1.0.0","replaces":"w.v0.9.0"}]}
+{"schema":"olm.channel","name":"stable","package":"w","entries":[{"name":"w.v1.0.0","replaces":"w.v1.0.1"}]}
 "#;
 
 #[test]
@@ -147,7 +147,7 @@ fn warnings_pass_unless_strict_allowed_or_denied() {
     assert_eq!(plain.code, 0, "{}", plain.stderr);
     assert_eq!(
         plain.stdout,
-        "<stdin>:1:1: warning[unknown-field]: unknown field \"colour\" in olm.package blob; opm ignores it and render drops it\n<stdin>:3: warning[replaces-not-found]: replaces \"w.v0.9.0\", which is not a bundle of package \"w\" in this catalog\n"
+        "<stdin>:1:1: warning[unknown-field]: unknown field \"colour\" in olm.package blob; opm ignores it and render drops it\n<stdin>:3: warning[replaces-not-found]: replaces \"w.v1.0.1\", which is not a bundle of package \"w\" in this catalog: its version 1.0.1 is not lower than this entry's 1.0.0, so it is no pruned predecessor\n"
     );
     for strict in ["--strict", "--warnings-as-errors"] {
         let o = v(&[strict, "-o", "short"]);
@@ -191,7 +191,7 @@ fn settings_file_in_the_current_directory() {
     assert_eq!(o.code, 1);
     assert_eq!(
         o.stdout,
-        "<stdin>:3: error[replaces-not-found]: replaces \"w.v0.9.0\", which is not a bundle of package \"w\" in this catalog\n"
+        "<stdin>:3: error[replaces-not-found]: replaces \"w.v1.0.1\", which is not a bundle of package \"w\" in this catalog: its version 1.0.1 is not lower than this entry's 1.0.0, so it is no pruned predecessor\n"
     );
     // The command line wins over the file.
     let o = olmsat_in(
@@ -268,7 +268,7 @@ fn ci_recipes_parse_and_their_commands_run() {
         .skip(1)
         .filter_map(|b| b.split("```").next())
         .collect();
-    assert_eq!(blocks.len(), 3, "settings, GitHub, GitLab");
+    assert_eq!(blocks.len(), 4, "settings, diff allows, GitHub, GitLab");
     let dir = tempfile::tempdir().unwrap();
     let catalogs = dir.path().join("catalogs");
     std::fs::create_dir(&catalogs).unwrap();
@@ -309,9 +309,12 @@ fn ci_recipes_parse_and_their_commands_run() {
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("olmsat.sarif")).unwrap())
             .unwrap();
     assert_valid_sarif(&sarif);
-    // The settings example is a valid settings file.
+    // The settings examples are valid settings files.
     std::fs::write(dir.path().join(".olmsat.yaml"), blocks[0]).unwrap();
     let o = olmsat_in(dir.path(), &["validate", "catalogs"], "", &[]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    std::fs::write(dir.path().join(".olmsat.yaml"), blocks[1]).unwrap();
+    let o = olmsat_in(dir.path(), &["diff", "catalogs", "catalogs"], "", &[]);
     assert_eq!(o.code, 0, "{}", o.stderr);
 }
 

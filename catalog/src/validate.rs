@@ -388,17 +388,76 @@ fn validate_channel(pkg: &Package, ch: &Channel, out: &mut Vec<Diagnostic>) {
         }
         if let Some(r) = &e.replaces {
             if pkg.bundle(r).is_none() && !names.contains(&r[..]) {
-                out.push(bwarn(
-                    Rule::ReplacesNotFound,
-                    format!(
-                        "replaces {r:?}, which is not a bundle of package {:?} in this catalog",
-                        pkg.name
-                    ),
-                ));
+                let version = bundle.and_then(|b| b.version.as_ref());
+                if let Some(why) = replaces_mistake(pkg, r, version) {
+                    out.push(bwarn(
+                        Rule::ReplacesNotFound,
+                        format!(
+                            "replaces {r:?}, which is not a bundle of package {:?} in this catalog{why}",
+                            pkg.name
+                        ),
+                    ));
+                }
             }
         }
         if let Some(b) = bundle {
             warn_property_typos(pkg, ch, b, out);
+        }
+    }
+}
+
+/// Why a `replaces` of `missing`, a name that is no bundle of the package,
+/// looks like a mistake, by an entry at `version`; `None` when it reads as the
+/// normal pruned tail of a channel (a lower version, pruned from the catalog:
+/// clusters still run it and upgrade through this edge, so it must stay).
+///
+/// A mistake: the version in the name (after its last `.v`) is not lower than
+/// the entry's, or a bundle of the package has that version under another
+/// name, or the name has no version and a bundle's name is within two edits.
+fn replaces_mistake(
+    pkg: &Package,
+    missing: &str,
+    version: Option<&semver::Version>,
+) -> Option<String> {
+    use olmsat_versions::version::{compare, parse_strict};
+    let named = missing
+        .rsplit_once(".v")
+        .and_then(|(_, v)| parse_strict(v).ok());
+    let names = || pkg.bundles().iter().map(|b| b.name.as_str());
+    let mean = |candidates: Vec<&str>| {
+        olmsat_findings::suggest::closest(missing, candidates)
+            .first()
+            .map(|c| format!("; did you mean {c:?}?"))
+            .unwrap_or_default()
+    };
+    match (&named, version) {
+        (Some(n), Some(v)) if compare(n, v).is_ge() => {
+            // Bundles below the entry: what a replaces can mean.
+            let lower: Vec<&str> = pkg
+                .bundles()
+                .iter()
+                .filter(|b| b.version.as_ref().is_some_and(|bv| compare(bv, v).is_lt()))
+                .map(|b| b.name.as_str())
+                .collect();
+            Some(format!(
+                ": its version {n} is not lower than this entry's {v}, so it is no pruned predecessor{}",
+                mean(lower)
+            ))
+        }
+        (Some(n), _) => {
+            let same: Vec<&str> = pkg
+                .bundles()
+                .iter()
+                .filter(|b| b.version.as_ref().is_some_and(|bv| compare(bv, n).is_eq()))
+                .map(|b| b.name.as_str())
+                .collect();
+            (!same.is_empty()).then(|| mean(same))
+        }
+        (None, _) => {
+            let close: Vec<&str> = names()
+                .filter(|b| olmsat_findings::suggest::edit_distance(missing, b) <= 2)
+                .collect();
+            (!close.is_empty()).then(|| mean(close))
         }
     }
 }

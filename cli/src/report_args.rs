@@ -80,7 +80,9 @@ pub struct PolicyArgs {
     /// The level that fails the run: `warning` is --strict.
     #[arg(long, value_enum, value_name = "LEVEL")]
     pub fail_on: Option<FailOn>,
-    /// Drop the warnings of this rule (repeatable).
+    /// Drop the warnings of this rule; `RULE@PACKAGE` or
+    /// `RULE@PACKAGE/CHANNEL` shows its findings there as allowed, and an
+    /// error rule of `diff` allowed is shown as allowed (repeatable).
     #[arg(long = "allow", value_name = "RULE")]
     pub allow: Vec<String>,
     /// Make the findings of this rule errors (repeatable).

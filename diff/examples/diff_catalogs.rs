@@ -21,7 +21,7 @@ pub(crate) fn findings(old: &Path, new: &Path) -> Result<String, Box<dyn Error>>
     let mut text = String::new();
     for package in &diff.packages {
         for f in &package.findings {
-            text.push_str(&format!("{}: {}: {}\n", package.name, f.rule, f.detail));
+            text.push_str(&format!("{}: {}: {}\n", package.name, f.rule, f.message));
         }
     }
     Ok(text)

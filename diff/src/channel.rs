@@ -27,7 +27,7 @@ pub(crate) struct View<'m> {
 
 impl<'m> View<'m> {
     /// The view of `channel` of `package`.
-    pub fn new(package: &'m Package, channel: &'m Channel) -> View<'m> {
+    pub(crate) fn new(package: &'m Package, channel: &'m Channel) -> View<'m> {
         let graph = ChannelGraph::build(package, channel);
         let g = graph.graph();
         let mut heads: Vec<NodeIndex> = (0..channel.entries().len())
@@ -71,41 +71,41 @@ impl<'m> View<'m> {
     }
 
     /// The name of node `n`.
-    pub fn name(&self, n: NodeIndex) -> &'m str {
+    pub(crate) fn name(&self, n: NodeIndex) -> &'m str {
         self.graph.node(n).name
     }
 
     /// The target's name.
-    pub fn target_name(&self) -> Option<&'m str> {
+    pub(crate) fn target_name(&self) -> Option<&'m str> {
         self.target.map(|t| self.name(t))
     }
 
     /// The version of node `n`, when it has one.
-    pub fn version(&self, n: NodeIndex) -> Option<&'m semver::Version> {
+    pub(crate) fn version(&self, n: NodeIndex) -> Option<&'m semver::Version> {
         self.graph.node(n).version
     }
 
     /// The entry node called `name`, if `name` is an entry of the channel.
-    pub fn entry(&self, name: &str) -> Option<NodeIndex> {
+    pub(crate) fn entry(&self, name: &str) -> Option<NodeIndex> {
         self.graph
             .node_index(name)
             .filter(|&n| matches!(self.graph.node(n).presence, Presence::Entry(_)))
     }
 
     /// Whether the entry `name` reaches the target along edges.
-    pub fn reaches(&self, name: &str) -> bool {
+    pub(crate) fn reaches(&self, name: &str) -> bool {
         self.entry(name).is_some_and(|n| self.reach[n.index()])
     }
 
     /// Whether the channel has several heads (OLM v0 cannot serve it).
-    pub fn several_heads(&self) -> bool {
+    pub(crate) fn several_heads(&self) -> bool {
         self.heads.len() > 1
     }
 
     /// The first edge (in channel order, replaces before skips before
     /// skipRange) from the installed bundle `name` (at `version`) to an entry
     /// other than itself.
-    pub fn edge_from(
+    pub(crate) fn edge_from(
         &self,
         name: &str,
         version: Option<&semver::Version>,
@@ -119,7 +119,7 @@ impl<'m> View<'m> {
     }
 
     /// The entries the entry `name` has an edge to, with the kind of the first.
-    pub fn out_edges(&self, name: &str) -> Vec<(&'m str, EdgeKind)> {
+    pub(crate) fn out_edges(&self, name: &str) -> Vec<(&'m str, EdgeKind)> {
         let Some(n) = self.entry(name) else {
             return Vec::new();
         };
@@ -138,7 +138,7 @@ impl<'m> View<'m> {
     /// Where an installed bundle called `name` at `version` starts: its node
     /// when the graph has one (an entry, or a name an entry points at), and its
     /// version for skipRanges.
-    pub fn start(&self, name: &str, version: Option<&semver::Version>) -> Start {
+    pub(crate) fn start(&self, name: &str, version: Option<&semver::Version>) -> Start {
         match self.graph.node_index(name) {
             Some(n) => {
                 let mut s = Start::node(&self.graph, n);
@@ -158,7 +158,11 @@ impl<'m> View<'m> {
 
     /// OLM v0's path from the installed bundle `name` (at `version`) to the
     /// target, or `None` when the channel has no single head.
-    pub fn olm_path(&self, name: &str, version: Option<&semver::Version>) -> Option<OlmPath<'m>> {
+    pub(crate) fn olm_path(
+        &self,
+        name: &str,
+        version: Option<&semver::Version>,
+    ) -> Option<OlmPath<'m>> {
         let target = self.target?;
         if self.several_heads() || self.graph.head() != Some(target) {
             return None;
@@ -167,7 +171,7 @@ impl<'m> View<'m> {
     }
 
     /// A path as text: `a -> b -> c`.
-    pub fn path_text(&self, from: &str, path: &OlmPath<'_>) -> String {
+    pub(crate) fn path_text(&self, from: &str, path: &OlmPath<'_>) -> String {
         let mut out = from.to_owned();
         for s in &path.steps {
             out.push_str(" -> ");
@@ -178,7 +182,7 @@ impl<'m> View<'m> {
 
     /// Why OLM v0 stops where `path` ends: the entry the graph leads to that
     /// OLM does not offer, and why; or that nothing upgrades from there.
-    pub fn blocking(
+    pub(crate) fn blocking(
         &self,
         from: &str,
         version: Option<&semver::Version>,
@@ -209,7 +213,7 @@ impl<'m> View<'m> {
     }
 
     /// Names of the entries (first of each name), in channel order.
-    pub fn entry_names(&self) -> impl Iterator<Item = &'m str> + '_ {
+    pub(crate) fn entry_names(&self) -> impl Iterator<Item = &'m str> + '_ {
         let ch = self.graph.channel();
         ch.entries()
             .iter()
@@ -219,7 +223,7 @@ impl<'m> View<'m> {
     }
 
     /// The entry names as a set.
-    pub fn entry_set(&self) -> BTreeSet<&'m str> {
+    pub(crate) fn entry_set(&self) -> BTreeSet<&'m str> {
         self.entry_names().collect()
     }
 }

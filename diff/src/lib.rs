@@ -5,22 +5,24 @@
 //!
 //! [`diff`] validates both catalogs (OLD must be valid; NEW's errors become
 //! `new-invalid` findings), then, per package, lists the structural
-//! [`Change`]s and the [`Finding`]s R0–R9: bundles left with no way to the
+//! [`Change`]s and the findings R0–R10: bundles left with no way to the
 //! head, channels and packages removed, heads moving backwards, edges lost,
 //! and OLM v0's real path (candidates on the head's replaces chain only, never
 //! a skipped entry) stopping short of the head or growing longer.
 //!
-//! - [`finding`]: rules, codes, severities and findings.
+//! Findings are [`Diagnostic`]s of the one findings system
+//! (`olmsat_findings`): their rules are in its registry, a [`Policy`]
+//! (`--strict`, `--allow`, `--deny`, `.olmsat.yaml`) judges them as it judges
+//! `validate`'s, and SARIF is assembled by it.
+//!
 //! - [`change`]: structural changes.
-//! - [`mod@report`]: JSON, YAML, text and one-line renderings.
+//! - [`mod@report`]: the diff's documents (text, short, GitHub, JSON, YAML, SARIF).
 
 #![deny(missing_docs)]
-#![allow(unreachable_pub)] // until the findings rework lands
 
 mod bundle;
 pub mod change;
 mod channel;
-pub mod finding;
 mod package;
 pub mod report;
 
@@ -29,10 +31,20 @@ use rayon::prelude::*;
 use olmsat_catalog::load::Loaded;
 use olmsat_catalog::model::Model;
 use olmsat_catalog::validate::validate;
-use olmsat_findings::diagnostic::Diagnostic;
+use olmsat_findings::diagnostic::{Diagnostic, Severity};
+use olmsat_findings::report::{Allow, Policy, Rule, Verdict};
 
 pub use change::{Change, ChangeKind};
-pub use finding::{Finding, Level, Rule};
+
+/// A finding of `rule` about `package`, saying `detail`.
+pub(crate) fn finding(rule: Rule, package: &str, detail: String) -> Diagnostic {
+    Diagnostic::new(rule, detail).package(package)
+}
+
+/// The order of a package's findings: channel, bundle, rule (then message).
+pub(crate) fn sort_key(d: &Diagnostic) -> (&Option<String>, &Option<String>, &'static str, &str) {
+    (&d.channel, &d.bundle, d.rule.id(), &d.message)
+}
 
 /// What to compare.
 #[derive(Debug, Clone, Default)]
@@ -68,7 +80,15 @@ pub struct PackageDiff {
     /// Structural changes, sorted by channel, bundle and kind.
     pub changes: Vec<Change>,
     /// Findings, sorted by channel, bundle and rule name.
-    pub findings: Vec<Finding>,
+    pub findings: Vec<Diagnostic>,
+    /// Findings a policy allowed, each with the allow that covers it.
+    pub allowed: Vec<(Diagnostic, Allow)>,
+}
+
+impl PackageDiff {
+    fn is_empty(&self) -> bool {
+        self.changes.is_empty() && self.findings.is_empty() && self.allowed.is_empty()
+    }
 }
 
 /// The whole diff.
@@ -77,20 +97,29 @@ pub struct Diff {
     /// Packages with at least one change or finding, sorted by name.
     pub packages: Vec<PackageDiff>,
     /// `new-invalid` findings about no single package.
-    pub findings: Vec<Finding>,
+    pub findings: Vec<Diagnostic>,
+    /// How many findings a policy dropped (warnings of a rule allowed everywhere).
+    pub suppressed: usize,
 }
 
 impl Diff {
     /// Every finding: the catalog-wide ones, then per package.
-    pub fn all_findings(&self) -> impl Iterator<Item = &Finding> {
+    pub fn all_findings(&self) -> impl Iterator<Item = &Diagnostic> {
         self.findings
             .iter()
             .chain(self.packages.iter().flat_map(|p| &p.findings))
     }
 
-    /// Number of findings at `level`.
-    pub fn count(&self, level: Level) -> usize {
-        self.all_findings().filter(|f| f.level() == level).count()
+    /// Every allowed finding, with its allow, package by package.
+    pub fn all_allowed(&self) -> impl Iterator<Item = &(Diagnostic, Allow)> {
+        self.packages.iter().flat_map(|p| &p.allowed)
+    }
+
+    /// Number of findings at `severity`.
+    pub fn count(&self, severity: Severity) -> usize {
+        self.all_findings()
+            .filter(|f| f.severity == severity)
+            .count()
     }
 
     /// Whether nothing changed and nothing was found.
@@ -98,24 +127,44 @@ impl Diff {
         self.packages.is_empty() && self.findings.is_empty()
     }
 
-    /// `--allow` and `--deny`: findings of an allowed rule are dropped,
-    /// findings of a denied rule become errors.
-    pub fn apply_policy(&mut self, allow: &[Rule], deny: &[Rule]) {
-        let keep = |f: &Finding| !allow.contains(&f.rule);
-        let mark = |f: &mut Finding| f.denied = deny.contains(&f.rule);
-        self.findings.retain(keep);
-        self.findings.iter_mut().for_each(mark);
+    /// Judge the findings by `policy`, as every command's findings are: the
+    /// warnings of a rule allowed everywhere are dropped, findings an allow
+    /// covers otherwise are kept as allowed (they fail nothing, and the
+    /// reports show them with their allow), denied rules' findings become
+    /// errors, and with `--strict` every warning is one.
+    pub fn apply_policy(&mut self, policy: &Policy) {
+        let mut suppressed = 0;
+        let mut judge = |findings: &mut Vec<Diagnostic>, allowed: &mut Vec<(Diagnostic, Allow)>| {
+            for mut d in std::mem::take(findings) {
+                match policy.verdict(
+                    d.rule,
+                    d.severity,
+                    d.package.as_deref(),
+                    d.channel.as_deref(),
+                ) {
+                    Verdict::Report(s) => {
+                        d.severity = s;
+                        findings.push(d);
+                    }
+                    Verdict::Dropped => suppressed += 1,
+                    Verdict::Allowed(a) => allowed.push((d, a)),
+                }
+            }
+        };
+        // Catalog-wide findings are `new-invalid`, which no policy allows.
+        let mut none = Vec::new();
+        judge(&mut self.findings, &mut none);
         for p in &mut self.packages {
-            p.findings.retain(keep);
-            p.findings.iter_mut().for_each(mark);
+            judge(&mut p.findings, &mut p.allowed);
         }
-        self.packages
-            .retain(|p| !p.changes.is_empty() || !p.findings.is_empty());
+        self.packages.retain(|p| !p.is_empty());
+        self.suppressed += suppressed;
     }
 
-    /// Whether the diff fails: an error finding, or with `strict` a warning.
-    pub fn fails(&self, strict: bool) -> bool {
-        self.count(Level::Error) > 0 || (strict && self.count(Level::Warning) > 0)
+    /// Whether the diff fails: an error finding remains (after the policy;
+    /// with `--strict` warnings are errors by then).
+    pub fn fails(&self) -> bool {
+        self.count(Severity::Error) > 0
     }
 }
 
@@ -157,7 +206,7 @@ pub fn diff(old: Loaded, new: Loaded, options: &Options) -> Result<Diff, DiffErr
         }
     }
     let mut global = Vec::new();
-    let mut r0: std::collections::BTreeMap<String, Vec<Finding>> = Default::default();
+    let mut r0: std::collections::BTreeMap<String, Vec<Diagnostic>> = Default::default();
     for d in new_report.errors.iter().filter(|d| concerns(d)) {
         let f = new_invalid(d);
         match &d.package {
@@ -169,16 +218,16 @@ pub fn diff(old: Loaded, new: Loaded, options: &Options) -> Result<Diff, DiffErr
 }
 
 /// A `new-invalid` finding quoting a validation error of NEW.
-fn new_invalid(d: &Diagnostic) -> Finding {
-    Finding {
+fn new_invalid(d: &Diagnostic) -> Diagnostic {
+    Diagnostic {
         rule: Rule::NewInvalid,
+        severity: Rule::NewInvalid.default_severity(),
         package: d.package.clone(),
         channel: d.channel.clone(),
         bundle: d.bundle.clone(),
-        detail: d.message.clone(),
-        old: None,
-        new: d.location.clone(),
-        denied: false,
+        message: d.message.clone(),
+        location: d.location.clone(),
+        old_location: None,
     }
 }
 
@@ -187,8 +236,8 @@ fn compare_models(
     old: &Model,
     new: &Model,
     only: Option<&str>,
-    mut r0: std::collections::BTreeMap<String, Vec<Finding>>,
-    mut global: Vec<Finding>,
+    mut r0: std::collections::BTreeMap<String, Vec<Diagnostic>>,
+    mut global: Vec<Diagnostic>,
 ) -> Diff {
     let mut names: Vec<String> = old
         .packages()
@@ -200,7 +249,7 @@ fn compare_models(
         .collect();
     names.sort_unstable();
     names.dedup();
-    let work: Vec<(String, Vec<Finding>)> = names
+    let work: Vec<(String, Vec<Diagnostic>)> = names
         .into_iter()
         .map(|n| {
             let f = r0.remove(&n).unwrap_or_default();
@@ -210,11 +259,12 @@ fn compare_models(
     let packages: Vec<PackageDiff> = work
         .into_par_iter()
         .map(|(name, r0)| package::compare(&name, old.package(&name), new.package(&name), r0))
-        .filter(|p| !p.changes.is_empty() || !p.findings.is_empty())
+        .filter(|p| !p.is_empty())
         .collect();
-    global.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    global.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
     Diff {
         packages,
         findings: global,
+        suppressed: 0,
     }
 }

@@ -15,6 +15,9 @@ fn version(name: &str) -> &'static str {
         "e" => "1.3.0",
         "f" => "1.4.0",
         "g" => "1.5.0",
+        "h" => "2.0.0",
+        "d1" => "1.0.1-1",
+        "v0" => "1.0.1",
         other => panic!("no version for {other}"),
     }
 }
@@ -106,7 +109,7 @@ fn findings(d: &Diff) -> Vec<String> {
         .map(|f| {
             format!(
                 "{} {}/{}",
-                f.rule.name(),
+                f.rule.id(),
                 f.channel.as_deref().unwrap_or("-"),
                 f.bundle.as_deref().unwrap_or("-")
             )
@@ -132,10 +135,16 @@ fn changes(d: &Diff) -> Vec<String> {
         .collect()
 }
 
+/// Whether the diff fails with `--strict` (an error or a warning).
+fn fails_strict(d: &Diff) -> bool {
+    use olmsat_findings::Severity;
+    d.count(Severity::Error) + d.count(Severity::Warning) > 0
+}
+
 fn detail(d: &Diff, rule: &str) -> String {
     d.all_findings()
-        .find(|f| f.rule.name() == rule)
-        .map(|f| f.detail.clone())
+        .find(|f| f.rule.id() == rule)
+        .map(|f| f.message.clone())
         .unwrap_or_else(|| panic!("no {rule} finding"))
 }
 
@@ -151,7 +160,7 @@ fn d1_new_head() {
         ]
     );
     assert!(findings(&d).is_empty(), "{:?}", findings(&d));
-    assert!(!d.fails(true));
+    assert!(!fails_strict(&d));
 }
 
 #[test]
@@ -167,7 +176,7 @@ fn d2_middle_deleted() {
         ]
     );
     assert!(detail(&d, "new-invalid").contains("multiple channel heads found in graph: a, c"));
-    assert!(d.fails(false));
+    assert!(d.fails());
 }
 
 #[test]
@@ -175,16 +184,16 @@ fn d3_tail_deleted_edge_kept() {
     let d = stable("a; b r=a", "b r=a");
     assert_eq!(findings(&d), ["removed-covered stable/a"]);
     assert!(detail(&d, "removed-covered").contains("upgrade to b (replaces a)"));
-    assert!(!d.fails(true));
+    assert!(!fails_strict(&d));
 }
 
 #[test]
 fn d4_tail_deleted_edge_dropped() {
     let d = stable("a; b r=a", "b");
     assert_eq!(findings(&d), ["removed-uncovered stable/a"]);
-    assert!(d.fails(false));
+    assert!(d.fails());
     let f = d.all_findings().next().unwrap();
-    assert_eq!(f.old.as_ref().map(|l| &*l.file), Some("old.json"));
+    assert_eq!(f.old_location.as_ref().map(|l| &*l.file), Some("old.json"));
 }
 
 #[test]
@@ -195,7 +204,7 @@ fn d5_new_unlinked_entry() {
         ["new-invalid stable/-", "new-dead-end stable/x"]
     );
     assert!(detail(&d, "new-invalid").contains("multiple channel heads found in graph: b, x"));
-    assert!(d.fails(false));
+    assert!(d.fails());
 }
 
 #[test]
@@ -203,7 +212,7 @@ fn d6_tail_deleted_but_skipped() {
     let d = stable("a; b r=a; c r=b s=a", "b; c r=b s=a");
     assert_eq!(findings(&d), ["removed-covered stable/a"]);
     assert!(detail(&d, "removed-covered").contains("upgrade to c (skips a)"));
-    assert!(!d.fails(true));
+    assert!(!fails_strict(&d));
 }
 
 #[test]
@@ -219,13 +228,16 @@ fn d8_channel_removed() {
     let d = run(&old, &fbc("fast", &[("fast", "a; b r=a")]));
     assert_eq!(
         findings(&d),
-        ["default-channel-changed fast/-", "channel-removed stable/-"]
+        ["default-channel-changed fast/-", "channel-retired stable/-"]
     );
+    // Every entry of stable is in fast, which takes it to its head: no user
+    // is stranded, the channel is retired (issue 35.1), a warning.
+    assert!(!d.fails());
     let same_default = run(
         &fbc("fast", &[("fast", "a; b r=a"), ("stable", "a; b r=a")]),
         &fbc("fast", &[("fast", "a; b r=a")]),
     );
-    assert_eq!(findings(&same_default), ["channel-removed stable/-"]);
+    assert_eq!(findings(&same_default), ["channel-retired stable/-"]);
     assert_eq!(changes(&same_default), ["channel-removed stable/- -->-"]);
 }
 
@@ -238,8 +250,8 @@ fn d9_default_channel_changed() {
         changes(&d),
         ["default-channel-changed -/- stable-v1->stable-v2"]
     );
-    assert!(!d.fails(false));
-    assert!(d.fails(true));
+    assert!(!d.fails());
+    assert!(fails_strict(&d));
 }
 
 #[test]
@@ -248,7 +260,8 @@ fn d10_head_regression() {
     assert_eq!(findings(&d), ["head-regression stable/d"]);
     assert!(detail(&d, "head-regression").contains("from b (1.1.0) to d (0.9.0)"));
     assert!(changes(&d).contains(&"head-changed stable/- b (1.1.0)->d (0.9.0)".to_owned()));
-    assert!(!d.fails(false));
+    // d replaces b: OLM v0 moves b's users down to d, an error (issue 35.2).
+    assert!(d.fails());
 }
 
 #[test]
@@ -261,7 +274,7 @@ fn d11_bundle_image_changed() {
     assert_eq!(findings(&d), ["bundle-changed -/b"]);
     assert!(detail(&d, "bundle-changed").contains("image quay.io/op/bundle:b -> quay.io/op/bundle@sha256:1111111111111111111111111111111111111111111111111111111111111111"));
     assert!(changes(&d).is_empty());
-    assert!(!d.fails(true));
+    assert!(!fails_strict(&d));
 }
 
 #[test]
@@ -291,7 +304,7 @@ fn r8_valid_catalog_but_olm_stuck() {
         text.contains("e (skips a) is never offered: skipped by f"),
         "{text}"
     );
-    assert!(d.fails(false));
+    assert!(d.fails());
 }
 
 #[test]
@@ -356,7 +369,7 @@ fn r9_path_longer() {
         "{:?}",
         changes(&d)
     );
-    assert!(!d.fails(true));
+    assert!(!fails_strict(&d));
 }
 
 #[test]
@@ -428,7 +441,7 @@ fn renderings_are_deterministic_and_complete() {
     assert_eq!(f["code"], "R0");
     assert_eq!(f["severity"], "error");
     assert_eq!(f["file"], "new.json");
-    let text = report::text(&d);
+    let text = report::text(&d, false);
     assert!(text.starts_with("package op\n  changes:\n"), "{text}");
     assert!(
         text.ends_with("1 package(s) changed; 3 error(s), 0 warning(s), 1 info\n"),
@@ -438,7 +451,7 @@ fn renderings_are_deterministic_and_complete() {
     let err = text.find("error[stranded R1]").unwrap();
     let info = text.find("info[removed-covered R2]").unwrap();
     assert!(err < info);
-    let short = report::short(&d);
+    let short = report::short(&d, false);
     assert_eq!(short.lines().count(), 4);
     assert!(
         short
@@ -448,4 +461,108 @@ fn renderings_are_deterministic_and_complete() {
     );
     let yaml = report::yaml(&d);
     assert!(yaml.contains("rule: new-invalid"), "{yaml}");
+}
+
+#[test]
+fn d13_pruned_predecessor_loses_its_edge() {
+    // a is pruned: no bundle a anywhere, but b replaces it, so clusters run it.
+    let old = "{\"schema\":\"olm.package\",\"name\":\"op\",\"defaultChannel\":\"stable\"}\n{\"schema\":\"olm.channel\",\"package\":\"op\",\"name\":\"stable\",\"entries\":[{\"name\":\"b\",\"replaces\":\"a\"}]}\n{\"schema\":\"olm.bundle\",\"package\":\"op\",\"name\":\"b\",\"image\":\"quay.io/op/bundle:b\",\"properties\":[{\"type\":\"olm.package\",\"value\":{\"packageName\":\"op\",\"version\":\"1.1.0\"}}]}\n";
+    let new = old.replace(",\"replaces\":\"a\"", "");
+    let d = run(old, &new);
+    assert_eq!(findings(&d), ["olm-stuck stable/a"]);
+    assert!(d.fails());
+    let detail = detail(&d, "olm-stuck");
+    assert!(
+        detail
+            .starts_with("a is a pruned predecessor (no bundle of the package, but b replaces it"),
+        "{detail}"
+    );
+    // The finding points into NEW (the entry b), OLD's entry beside it.
+    let f = d.all_findings().next().unwrap();
+    assert_eq!(f.location.as_ref().map(|l| &*l.file), Some("new.json"));
+    assert_eq!(f.old_location.as_ref().map(|l| &*l.file), Some("old.json"));
+}
+
+#[test]
+fn d14_channel_switchers() {
+    let d = run(
+        &fbc(
+            "1.x",
+            &[("1.x", "a; b r=a"), ("2.x", "h sr=>=1.0.0 <2.0.0")],
+        ),
+        &fbc(
+            "1.x",
+            &[("1.x", "a; b r=a"), ("2.x", "h sr=>=1.1.1 <2.0.0")],
+        ),
+    );
+    assert_eq!(findings(&d), ["switch-lost 2.x/a", "olm-stuck 2.x/b"]);
+    assert!(d.fails());
+    assert!(detail(&d, "olm-stuck")
+        .starts_with("b (1.1.0), the head of channel 1.x, moves on only by switching to 2.x"));
+    assert!(detail(&d, "switch-lost")
+        .contains("users on a (1.0.0) in channel 1.x could switch to 2.x in OLD"));
+    let lost = d
+        .all_findings()
+        .find(|f| f.rule.id() == "switch-lost")
+        .unwrap();
+    assert_eq!(lost.severity, olmsat_findings::Severity::Warning);
+}
+
+#[test]
+fn removed_channel_is_retired_when_every_entry_switches() {
+    // fast's entries are all in stable, which takes them to its head.
+    let d = run(
+        &fbc(
+            "stable",
+            &[("stable", "a; b r=a; c r=b"), ("fast", "a; b r=a")],
+        ),
+        &fbc("stable", &[("stable", "a; b r=a; c r=b")]),
+    );
+    assert_eq!(findings(&d), ["channel-retired fast/-"]);
+    assert!(!d.fails());
+    assert!(
+        detail(&d, "channel-retired").contains("(a, b -> stable)"),
+        "{}",
+        detail(&d, "channel-retired")
+    );
+    // e is nowhere else: the removal strands its users.
+    let d = run(
+        &fbc("stable", &[("stable", "a; b r=a"), ("fast", "a; e r=a")]),
+        &fbc("stable", &[("stable", "a; b r=a")]),
+    );
+    assert_eq!(findings(&d), ["channel-removed fast/-"]);
+    assert!(detail(&d, "channel-removed").ends_with("no remaining channel takes e to a head"));
+    let f = d.all_findings().next().unwrap();
+    assert_eq!(
+        f.location.as_ref().map(|l| &*l.file),
+        Some("new.json"),
+        "the package in NEW"
+    );
+}
+
+#[test]
+fn head_regression_is_an_error_when_olm_downgrades() {
+    // The lower head replaces the old one: OLM v0 moves its users down.
+    let d = stable("a; v0 r=a", "a; v0 r=a; d1 r=v0");
+    assert_eq!(findings(&d), ["head-regression stable/d1"]);
+    let f = d.all_findings().next().unwrap();
+    assert_eq!(f.severity, olmsat_findings::Severity::Error);
+    assert!(
+        f.message
+            .contains("so OLM v0 moves every user on v0 down to 1.0.1-1"),
+        "{}",
+        f.message
+    );
+    assert!(
+        f.message.contains("(1.0.1-1 is a prerelease of 1.0.1 in semver, so it sorts below 1.0.1; 1.0.1+1 or 1.0.2 is probably meant)"),
+        "{}",
+        f.message
+    );
+    // A lower head that does not upgrade from the old one stays a warning.
+    let d = stable("a; b r=a", "a; d r=a");
+    let f = d
+        .all_findings()
+        .find(|f| f.rule.id() == "head-regression")
+        .unwrap();
+    assert_eq!(f.severity, olmsat_findings::Severity::Warning);
 }

@@ -45,7 +45,7 @@ fn summary(base: &std::path::Path, package: &str) -> String {
         let _ = writeln!(out, "{k}: {n}");
     }
     let prefix = format!("{}/", base.display());
-    out.push_str(&report::short(&d).replace(&prefix, ""));
+    out.push_str(&report::short(&d, false).replace(&prefix, ""));
     out
 }
 

@@ -194,7 +194,7 @@ fn corpus_catalogs_compared_with_themselves_are_empty() {
                     d
                 );
                 assert!(
-                    d.all_findings().all(|f| f.rule.name() == "new-invalid"),
+                    d.all_findings().all(|f| f.rule.id() == "new-invalid"),
                     "{}",
                     dir.display()
                 );

@@ -33,6 +33,9 @@ impl Severity {
 pub struct Diagnostic {
     /// Where the problem is; `None` only when no input position applies.
     pub location: Option<Location>,
+    /// Where the same thing was before a change: a diff's evidence in OLD
+    /// (SARIF's related location); `None` for every other command.
+    pub old_location: Option<Location>,
     /// Error or warning.
     pub severity: Severity,
     /// Package concerned, if any.
@@ -52,6 +55,7 @@ impl Diagnostic {
     pub fn new(rule: Rule, message: impl Into<String>) -> Self {
         Diagnostic {
             location: None,
+            old_location: None,
             severity: rule.default_severity(),
             package: None,
             channel: None,
@@ -65,6 +69,18 @@ impl Diagnostic {
     pub fn at(mut self, location: &Location) -> Self {
         self.location = Some(location.clone());
         self
+    }
+
+    /// Attach the place of the evidence before a change (a diff's OLD).
+    pub fn was_at(mut self, location: &Location) -> Self {
+        self.old_location = Some(location.clone());
+        self
+    }
+
+    /// The place a reader looks first: [`Diagnostic::location`], or the
+    /// evidence before the change when the finding has no other.
+    pub fn place(&self) -> Option<&Location> {
+        self.location.as_ref().or(self.old_location.as_ref())
     }
 
     /// Attach a package.

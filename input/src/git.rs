@@ -148,6 +148,13 @@ enum Target {
     Blob(gix::ObjectId),
 }
 
+impl GitError {
+    /// Whether the path is not in the revision's tree (the revision exists).
+    pub fn is_missing_path(&self) -> bool {
+        matches!(self, GitError::NoPath { .. })
+    }
+}
+
 /// Load the catalog at `path` of revision `rev` of the repository that
 /// contains `dir`.
 pub fn load(dir: &Path, rev: &str, path: &str) -> Result<Loaded, GitError> {

@@ -233,6 +233,25 @@ impl Input {
             }),
         }
     }
+
+    /// [`Input::load`], except that a Git input whose path is not in its
+    /// revision (a pull request that creates the catalog directory, diffed
+    /// against a base that predates it) is an empty catalog, returned with a
+    /// note saying so. `diff` reads its inputs this way.
+    ///
+    /// # Errors
+    ///
+    /// As [`Input::read`].
+    pub fn load_or_empty(&self, options: &Options) -> Result<(Loaded, Option<String>), InputError> {
+        match self.load(options) {
+            Ok(l) => Ok((l, None)),
+            Err(e) if e.is_missing_path() => Ok((
+                Loaded::default(),
+                Some(format!("{e}; compared as an empty catalog")),
+            )),
+            Err(e) => Err(e),
+        }
+    }
 }
 
 /// An input read as far as its kind needs.
@@ -294,6 +313,18 @@ fn render(name: &str, text: &str, options: &Options) -> Result<Loaded, InputErro
         files: 1,
         notes,
     })
+}
+
+impl InputError {
+    /// Whether the error is a Git input's path missing from its revision
+    /// (the revision itself exists).
+    pub fn is_missing_path(&self) -> bool {
+        #[cfg(feature = "git")]
+        if let InputError::Git(e) = self {
+            return e.is_missing_path();
+        }
+        false
+    }
 }
 
 impl fmt::Display for Input {

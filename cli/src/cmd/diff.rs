@@ -2,12 +2,14 @@
 
 use std::io::Write;
 
-use clap::{Args as ClapArgs, ValueEnum};
+use clap::Args as ClapArgs;
 use olmsat_catalog::load::Loaded;
 use olmsat_diff::{self as diff, report, DiffError, Options};
 use olmsat_input::{Input, InputError};
 
 use crate::output::{eprint_diagnostics, Exit};
+use crate::report_args::ReportArgs;
+use olmsat_findings::report::Format;
 
 /// Compare two catalogs: the structural changes per package, and the findings
 /// R0–R9 (bundles stranded or removed with nothing upgrading from them, channels
@@ -18,6 +20,11 @@ use crate::output::{eprint_diagnostics, Exit};
 /// e.g. `git:origin/main:catalogs/v4.20`). Exit code 0 when no error finding,
 /// 1 with at least one (or a warning with --strict), 2 when an input cannot be
 /// read or OLD is invalid.
+///
+/// Findings are judged as `validate`'s are: `--strict`, `--fail-on`,
+/// `--allow RULE[@PACKAGE[/CHANNEL]]`, `--deny` and `.olmsat.yaml`. An allow
+/// of an error rule (everywhere, or for one package or channel) keeps its
+/// findings in the output as allowed, and they fail nothing.
 #[derive(ClapArgs)]
 pub struct Args {
     /// The catalog before the change.
@@ -29,75 +36,20 @@ pub struct Args {
     /// Only this package.
     #[arg(long)]
     package: Option<String>,
-    /// Output format.
-    #[arg(short, long, value_enum, default_value_t = Format::Text)]
-    output: Format,
-    /// Fail (exit code 1) on warnings too.
-    #[arg(long, visible_alias = "warnings-as-errors")]
-    strict: bool,
-    /// Drop the findings of this rule (a diff rule name, e.g. `default-channel-changed`); repeatable.
-    #[arg(long, value_name = "RULE")]
-    allow: Vec<String>,
-    /// Make the findings of this rule errors; repeatable.
-    #[arg(long, value_name = "RULE")]
-    deny: Vec<String>,
-    /// The lowest severity that fails: `error` (default) or `warning` (same as --strict).
-    #[arg(long, value_enum, value_name = "LEVEL")]
-    fail_on: Option<FailOn>,
-}
-
-/// Output formats of `diff`.
-#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
-pub enum Format {
-    /// Per package: changes, then findings (errors first) with evidence.
-    Text,
-    /// One line per finding: `file:line: level[rule code] ...: detail`.
-    Short,
-    /// `{packages:[{name, changes, findings}]}`.
-    Json,
-    /// The JSON document as YAML.
-    Yaml,
-    /// SARIF 2.1.0, for code scanning.
-    Sarif,
-    /// GitHub Actions annotations (`::error file=…,line=…,title=…::…`).
-    Github,
-}
-
-/// Diff rule names given to `--allow` / `--deny`, or a usage error naming the
-/// closest rule.
-fn rules(names: &[String]) -> Result<Vec<diff::Rule>, String> {
-    names
-        .iter()
-        .map(|n| {
-            diff::Rule::from_name(n).ok_or_else(|| {
-                let all: Vec<&str> = diff::Rule::ALL.iter().map(|r| r.name()).collect();
-                match olmsat_findings::suggest::closest(n, all.iter().copied()).first() {
-                    Some(c) => format!("unknown diff rule {n:?} (did you mean {c:?}?)"),
-                    None => format!("unknown diff rule {n:?}; the rules: {}", all.join(", ")),
-                }
-            })
-        })
-        .collect()
-}
-
-/// Severities `--fail-on` accepts.
-#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
-pub enum FailOn {
-    /// Error findings fail.
-    Error,
-    /// Error and warning findings fail.
-    Warning,
+    #[command(flatten)]
+    report: ReportArgs,
 }
 
 /// Run `olmsat diff`.
 pub fn run(args: &Args, o: &olmsat_input::Options) -> Result<Exit, Box<dyn std::error::Error>> {
-    let (allow, deny) = (rules(&args.allow)?, rules(&args.deny)?);
+    let policy = args.report.policy()?;
+    let format = args.report.format();
     let old_input = Input::parse(&args.old)?;
     let new_input = Input::parse(&args.new)?;
     if old_input == Input::Stdin && new_input == Input::Stdin {
         return Err("OLD and NEW cannot both be standard input (-)".into());
     }
-    let spinner = crate::progress::Progress::start("comparing", args.output == Format::Text);
+    let spinner = crate::progress::Progress::start("comparing", format == Format::Text);
     let (old, new) = crate::timings::timed("read+parse", || {
         side_by_side(|| load(&old_input, o), || load(&new_input, o))
     });
@@ -123,17 +75,18 @@ pub fn run(args: &Args, o: &olmsat_input::Options) -> Result<Exit, Box<dyn std::
         }
     };
     drop(spinner);
-    d.apply_policy(&allow, &deny);
-    let text = match args.output {
-        Format::Text => olmsat_io::terminal(&report::text(&d)).into_owned(),
-        Format::Github => olmsat_io::terminal(&report::github(&d)).into_owned(),
+    d.apply_policy(&policy);
+    let color = args.report.color();
+    let text = match format {
+        Format::Text => report::text(&d, color),
+        Format::Github => report::github(&d),
         Format::Sarif => {
             let mut s =
                 serde_json::to_string_pretty(&report::sarif(&d, env!("CARGO_PKG_VERSION")))?;
             s.push('\n');
             s
         }
-        Format::Short => olmsat_io::terminal(&report::short(&d)).into_owned(),
+        Format::Short => report::short(&d, color),
         Format::Yaml => report::yaml(&d),
         Format::Json => {
             let mut s = serde_json::to_string_pretty(&report::json(&d))?;
@@ -145,18 +98,25 @@ pub fn run(args: &Args, o: &olmsat_input::Options) -> Result<Exit, Box<dyn std::
     let mut out = stdout.lock();
     out.write_all(text.as_bytes())?;
     out.flush()?;
-    let strict = args.strict || args.fail_on == Some(FailOn::Warning);
-    Ok(if d.fails(strict) {
-        Exit::Invalid
-    } else {
-        Exit::Ok
-    })
+    Ok(if d.fails() { Exit::Invalid } else { Exit::Ok })
 }
 
 /// An input as a catalog, through the input layer (a template that does
-/// not render is reported where it fails).
+/// not render is reported where it fails); a Git input whose path its
+/// revision does not have is an empty catalog (a pull request that creates
+/// the catalog directory), with a note.
 fn load(input: &Input, o: &olmsat_input::Options) -> Result<Result<Loaded, Exit>, InputError> {
-    super::load_input(input, o)
+    match input.load_or_empty(o) {
+        Ok((loaded, note)) => {
+            if let Some(note) = note {
+                errln!("olmsat: note: {note}");
+            }
+            super::print_notes(&loaded.notes);
+            Ok(Ok(loaded))
+        }
+        Err(InputError::Template(f)) => Ok(Err(super::template::report(&f))),
+        Err(e) => Err(e),
+    }
 }
 
 /// Run two loads side by side (two catalogs are read at once).

@@ -12,6 +12,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::diagnostic::{Diagnostic, Rule, Severity};
+use crate::report::policy::Allow;
 
 /// The report formats (`-o`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,6 +44,23 @@ fn severity_style(s: Severity) -> Style {
 /// on a terminal: control characters escaped.
 fn safe(text: &str) -> std::borrow::Cow<'_, str> {
     olmsat_io::terminal(text)
+}
+
+/// `text` (input text, control characters escaped) in the colour of
+/// `severity` (bold red errors, yellow warnings, cyan information) when
+/// `color`: the level of a finding as every text report shows it.
+pub fn paint_level(severity: Severity, color: bool, text: &str) -> String {
+    let mut out = String::new();
+    paint(&mut out, severity_style(severity), color, text);
+    out
+}
+
+/// `text` (input text, control characters escaped) in bold when `color`: the
+/// place of a finding as every text report shows it.
+pub fn paint_place(color: bool, text: &str) -> String {
+    let mut out = String::new();
+    paint(&mut out, Style::new().bold(), color, text);
+    out
 }
 
 fn paint(out: &mut String, style: Style, color: bool, text: &str) {
@@ -241,12 +259,37 @@ pub struct SarifResult<'a> {
     pub message: String,
     /// Where: file, line and column (0: unknown).
     pub location: Option<(&'a str, u32, u32)>,
+    /// The evidence before a change (a diff's OLD), as a related location.
+    pub related: Option<(&'a str, u32, u32)>,
+    /// Why the finding fails nothing (the allow that covers it), as an
+    /// external suppression.
+    pub suppressed_by: Option<String>,
     /// The package, channel and bundle concerned.
     pub package: Option<&'a str>,
     /// See `package`.
     pub channel: Option<&'a str>,
     /// See `package`.
     pub bundle: Option<&'a str>,
+}
+
+/// A place as SARIF results hold it: file, line, column.
+fn sarif_place(l: &olmsat_encoding::Location) -> (&str, u32, u32) {
+    (&l.file, l.line, l.column)
+}
+
+/// A SARIF physical location: the file's URI and, when known, its region.
+fn physical((file, line, column): (&str, u32, u32)) -> Value {
+    let mut physical = json!({
+        "artifactLocation": {"uri": sarif_uri(file)},
+    });
+    if line > 0 {
+        let mut region = json!({"startLine": line});
+        if column > 0 {
+            region["startColumn"] = json!(column);
+        }
+        physical["region"] = region;
+    }
+    physical
 }
 
 /// A SARIF 2.1.0 log by olmsat `version` of `results` under `rules`: the one
@@ -278,18 +321,18 @@ pub fn sarif_log(rules: &[SarifRule<'_>], results: &[SarifResult<'_>], version: 
                 "level": f.level,
                 "message": {"text": f.message},
             });
-            if let Some((file, line, column)) = f.location {
-                let mut physical = json!({
-                    "artifactLocation": {"uri": sarif_uri(file)},
-                });
-                if line > 0 {
-                    let mut region = json!({"startLine": line});
-                    if column > 0 {
-                        region["startColumn"] = json!(column);
-                    }
-                    physical["region"] = region;
-                }
-                result["locations"] = json!([{"physicalLocation": physical}]);
+            if let Some(place) = f.location {
+                result["locations"] = json!([{"physicalLocation": physical(place)}]);
+            }
+            if let Some(place) = f.related {
+                result["relatedLocations"] = json!([{
+                    "id": 0,
+                    "physicalLocation": physical(place),
+                    "message": {"text": "before the change"},
+                }]);
+            }
+            if let Some(why) = &f.suppressed_by {
+                result["suppressions"] = json!([{"kind": "external", "justification": why}]);
             }
             let mut props = serde_json::Map::new();
             for (k, v) in [
@@ -325,29 +368,50 @@ pub fn sarif_log(rules: &[SarifRule<'_>], results: &[SarifResult<'_>], version: 
 /// A SARIF 2.1.0 log of `findings` by olmsat `version`: the rules that have
 /// findings (with their help), and a result per finding with its place.
 pub fn sarif(findings: &[Diagnostic], version: &str) -> Value {
-    let mut rules: Vec<Rule> = findings.iter().map(|d| d.rule).collect();
+    sarif_with_allowed(findings, &[], version)
+}
+
+/// A SARIF 2.1.0 log of `findings` and of the findings a policy `allowed`
+/// (each a result with an external suppression naming its allow), by olmsat
+/// `version`. A rule with a code (a diff's `R0`–`R10`) has it as its `name`;
+/// a finding with evidence before the change has it as a related location.
+pub fn sarif_with_allowed(
+    findings: &[Diagnostic],
+    allowed: &[(Diagnostic, Allow)],
+    version: &str,
+) -> Value {
+    let all = findings
+        .iter()
+        .map(|d| (d, None))
+        .chain(allowed.iter().map(|(d, a)| (d, Some(a))));
+    let mut rules: Vec<Rule> = all.clone().map(|(d, _)| d.rule).collect();
     rules.sort_by_key(|r| r.id());
     rules.dedup();
     let described: Vec<SarifRule<'_>> = rules
         .iter()
         .map(|r| SarifRule {
             id: r.id(),
-            name: None,
+            name: r.code(),
             summary: r.summary(),
             help: r.help(),
             level: sarif_level(r.default_severity()),
         })
         .collect();
-    let results: Vec<SarifResult<'_>> = findings
-        .iter()
-        .map(|d| SarifResult {
+    let results: Vec<SarifResult<'_>> = all
+        .map(|(d, allow)| SarifResult {
             rule: rules.iter().position(|r| *r == d.rule).unwrap_or(0),
             level: sarif_level(d.severity),
             message: match d.context() {
                 Some(ctx) => format!("[{ctx}] {}", d.message),
                 None => d.message.clone(),
             },
-            location: d.location.as_ref().map(|l| (&*l.file, l.line, l.column)),
+            location: d.place().map(sarif_place),
+            related: d
+                .old_location
+                .as_ref()
+                .filter(|_| d.location.is_some())
+                .map(sarif_place),
+            suppressed_by: allow.map(|a| format!("allowed by {a}")),
             package: d.package.as_deref(),
             channel: d.channel.as_deref(),
             bundle: d.bundle.as_deref(),

@@ -250,8 +250,8 @@ rules! {
         "Fix the range's bounds; a range meant for versions pruned from the catalog should reach below the channel's lowest version.";
     /// A `replaces` naming no bundle of the package.
     ReplacesNotFound = "replaces-not-found", Warning,
-        "A replaces names a bundle that is not in the catalog (or, for from-bundles, not in the tree).",
-        "Fix the name, or drop the replaces when the bundle was pruned on purpose.";
+        "A replaces names a bundle that is not in the catalog and looks like a mistake: its version is not lower than the entry's, or a bundle of that version has another name (or, for from-bundles, it is not in the tree).",
+        "Fix the name (the message names the closest bundle). A replaces of a lower, pruned version is the normal tail of a channel and is not reported: keep it, clusters still upgrade through it.";
     /// A property type that looks like a misspelled `olm.*` type.
     MisspelledPropertyType = "misspelled-property-type", Warning,
         "A property type looks like a misspelling of an olm.* type; OLM ignores unknown types.",
@@ -462,8 +462,13 @@ rules! {
         "Nothing to fix unless the change was unintended.";
     /// R3: a channel with entries is gone.
     ChannelRemoved = "channel-removed", Error,
-        "A channel that had entries is gone.",
-        "Restore it, or deprecate it first (olm.deprecations) so subscribers are warned.";
+        "A channel that had entries is gone, and users on some entry have no path to a head in any remaining channel.",
+        "Restore it, or make a remaining channel upgrade the entries named (replaces, skips or a skipRange), or deprecate it first (olm.deprecations) so subscribers are warned.";
+    /// R3 (warning): a channel is gone, but every entry of it still upgrades in
+    /// another channel (its subscriptions must be edited; nobody is stranded).
+    ChannelRetired = "channel-retired", Warning,
+        "A channel that had entries is gone, but users on each of its entries can switch to another channel that upgrades them.",
+        "Tell subscribers which channel to switch to (olm.deprecations on the channel before removing it).";
     /// R3: the package is gone.
     PackageRemoved = "package-removed", Error,
         "A package is gone.",
@@ -472,10 +477,11 @@ rules! {
     NewDeadEnd = "new-dead-end", Error,
         "An entry of NEW has no edge to any entry and is not the head.",
         "Give the entry an edge to a newer entry, or remove it.";
-    /// R5: the head's version went down.
+    /// R5: the head's version went down (an error when OLM v0 moves the old
+    /// head's users down to it).
     HeadRegression = "head-regression", Warning,
-        "The channel head's version went down.",
-        "Check the head: a lower version at the head can downgrade nobody, but new installs get it.";
+        "The channel head's version went down; an error when the old head has an edge to the new head, so OLM v0 downgrades its users.",
+        "Check the head's version: new installs get the lower version, and when the new head replaces, skips or skipRange-covers the old one OLM v0 moves its users down to it.";
     /// R6: the default channel changed.
     DefaultChannelChanged = "default-channel-changed", Warning,
         "The package's default channel changed.",
@@ -492,6 +498,11 @@ rules! {
     PathLonger = "path-longer", Info,
         "OLM v0 reaches the same head from an entry in more steps.",
         "Nothing to fix unless the change was unintended.";
+    /// R10: a bundle of another channel could switch into this one in OLD and
+    /// cannot in NEW.
+    SwitchLost = "switch-lost", Warning,
+        "Users on a bundle of another channel could move to this channel by switching their subscription in OLD; in NEW no entry upgrades them.",
+        "Keep an edge into the channel from the bundle (replaces, skips, or a skipRange containing its version).";
     /// A bundle kept its name but changed image, version or properties.
     BundleChanged = "bundle-changed", Info,
         "A bundle kept its name but changed its image, version or properties.",
@@ -499,7 +510,7 @@ rules! {
 }
 
 impl Rule {
-    /// Whether the rule is one of `olmsat diff`'s (R0–R9 and
+    /// Whether the rule is one of `olmsat diff`'s (R0–R10 and
     /// `bundle-changed`).
     pub fn is_diff(self) -> bool {
         matches!(
@@ -509,6 +520,7 @@ impl Rule {
                 | Rule::RemovedUncovered
                 | Rule::RemovedCovered
                 | Rule::ChannelRemoved
+                | Rule::ChannelRetired
                 | Rule::PackageRemoved
                 | Rule::NewDeadEnd
                 | Rule::HeadRegression
@@ -516,6 +528,7 @@ impl Rule {
                 | Rule::EdgeShrink
                 | Rule::OlmStuck
                 | Rule::PathLonger
+                | Rule::SwitchLost
                 | Rule::BundleChanged
         )
     }
@@ -530,20 +543,21 @@ impl Rule {
         self.is_diff() && self != Rule::NewInvalid
     }
 
-    /// The code of a diff rule, `R0` to `R9` (`bundle-changed`, a structural
+    /// The code of a diff rule, `R0` to `R10` (`bundle-changed`, a structural
     /// change reported as a finding, has none; other rules neither).
     pub fn code(self) -> Option<&'static str> {
         Some(match self {
             Rule::NewInvalid => "R0",
             Rule::Stranded => "R1",
             Rule::RemovedUncovered | Rule::RemovedCovered => "R2",
-            Rule::ChannelRemoved | Rule::PackageRemoved => "R3",
+            Rule::ChannelRemoved | Rule::ChannelRetired | Rule::PackageRemoved => "R3",
             Rule::NewDeadEnd => "R4",
             Rule::HeadRegression => "R5",
             Rule::DefaultChannelChanged => "R6",
             Rule::EdgeShrink => "R7",
             Rule::OlmStuck => "R8",
             Rule::PathLonger => "R9",
+            Rule::SwitchLost => "R10",
             _ => return None,
         })
     }
