@@ -82,3 +82,4 @@ mod tests {
         assert!(parse(&deep, DuplicateKeys::Refuse).is_err());
     }
 }
+
