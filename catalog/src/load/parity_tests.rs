@@ -173,7 +173,8 @@ fn arb_case() -> impl Strategy<Value = Case> {
 /// (`line N` counted within the document, as go-yaml counts).
 fn extra_doc(e: Extra) -> Option<(String, Option<String>)> {
     let head = "schema: example.other\nname: x\n";
-    let cannot = "error converting YAML to JSON: yaml: line 4: found character that cannot start any token";
+    let cannot =
+        "error converting YAML to JSON: yaml: line 4: found character that cannot start any token";
     Some(match e {
         Extra::None => return None,
         Extra::TabAfterDash => (format!("{head}list:\n-\tname: y\n"), Some(cannot.to_owned())),

@@ -70,7 +70,8 @@ pub(crate) fn parse_bytes(name: &Arc<str>, bytes: &[u8], options: &Options) -> L
     // (an empty document, an error in a later one).
     let all_yaml = |text: &str| -> Option<Vec<PieceBlobs>> {
         let docs = yaml_docs(&file, text, readers).ok()?;
-        let undecodable = |r: &DocResult<'_>| r.as_ref().is_err_and(|e| e.rule != Rule::MissingSchema);
+        let undecodable =
+            |r: &DocResult<'_>| r.as_ref().is_err_and(|e| e.rule != Rule::MissingSchema);
         if docs.first().is_some_and(undecodable) {
             return None;
         }

@@ -263,13 +263,26 @@ mod tests {
         let cannot = "error converting YAML to JSON: yaml: line 4: found character that cannot start any token";
         for (text, place) in [
             // A tab after a sequence dash, counted within the document.
-            (format!("{PKG}---\nschema: olm.bundle\nname: b\nrelatedImages:\n-\tname: x\n"), "c.yaml:7:2"),
+            (
+                format!("{PKG}---\nschema: olm.bundle\nname: b\nrelatedImages:\n-\tname: x\n"),
+                "c.yaml:7:2",
+            ),
             // A tab-only line, and a tab-indented comment, after a quoted value.
-            (format!("{PKG}---\nschema: olm.bundle\nname: b\npackage: \"foo\"\n\t\n"), "c.yaml:7:1"),
-            (format!("{PKG}---\nschema: olm.bundle\nname: b\npackage: \"foo\"\n\t# x\n"), "c.yaml:7:1"),
+            (
+                format!("{PKG}---\nschema: olm.bundle\nname: b\npackage: \"foo\"\n\t\n"),
+                "c.yaml:7:1",
+            ),
+            (
+                format!("{PKG}---\nschema: olm.bundle\nname: b\npackage: \"foo\"\n\t# x\n"),
+                "c.yaml:7:1",
+            ),
         ] {
             let e = errors(&text);
-            assert_eq!(e, vec![format!("{place}: error[parse-error]: {cannot}")], "{text:?}");
+            assert_eq!(
+                e,
+                vec![format!("{place}: error[parse-error]: {cannot}")],
+                "{text:?}"
+            );
         }
         // A tab-indented comment after a plain value.
         let e = errors(&format!("{PKG}\t# x\n"));
@@ -283,7 +296,12 @@ mod tests {
 
     #[test]
     fn non_finite_floats_are_refused_as_go_encodes_them() {
-        for (value, go) in [(".inf", "+Inf"), ("-.Inf", "-Inf"), (".nan", "NaN"), ("[1, .NaN]", "NaN")] {
+        for (value, go) in [
+            (".inf", "+Inf"),
+            ("-.Inf", "-Inf"),
+            (".nan", "NaN"),
+            ("[1, .NaN]", "NaN"),
+        ] {
             let e = errors(&format!("{PKG}x: {value}\n"));
             assert_eq!(
                 e,
@@ -305,7 +323,10 @@ mod tests {
         let text = "{schema: olm.package, name: foo}\n---\n---\n";
         let e = errors(text);
         assert_eq!(e.len(), 1, "{e:?}");
-        assert!(e[0].contains("object '' is missing root schema field"), "{e:?}");
+        assert!(
+            e[0].contains("object '' is missing root schema field"),
+            "{e:?}"
+        );
         let text = "{schema: olm.package, name: foo}\n---\nschema: olm.bundle\nname: b: c\n";
         assert_eq!(
             errors(text),
@@ -314,6 +335,9 @@ mod tests {
         // The first fails as YAML too: the JSON error, as opm's decoder gives it.
         let e = errors("{schema: olm.package, name: [}\n");
         assert_eq!(e.len(), 1, "{e:?}");
-        assert!(e[0].contains("json: offset 2: invalid character 's'"), "{e:?}");
+        assert!(
+            e[0].contains("json: offset 2: invalid character 's'"),
+            "{e:?}"
+        );
     }
 }

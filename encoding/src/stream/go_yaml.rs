@@ -81,7 +81,13 @@ fn scanner_error(
 
 /// A parser error at `line` (from 0) with its context at `ctx_line`, numbered
 /// by go-yaml's rule.
-fn parser_error(message: String, line: usize, col: usize, ctx_line: usize, shift: usize) -> GoYamlError {
+fn parser_error(
+    message: String,
+    line: usize,
+    col: usize,
+    ctx_line: usize,
+    shift: usize,
+) -> GoYamlError {
     let (l, c) = (line + shift, ctx_line + shift);
     let n = if l != 0 {
         Some(l)
@@ -673,8 +679,12 @@ pub fn from_saphyr(text: &str, e: &serde_saphyr::Error, opened: bool) -> Option<
                 message: format!("unknown anchor '{name}' referenced"),
                 line: None,
                 at: (
-                    usize::try_from(location.line()).unwrap_or(1).saturating_sub(1),
-                    usize::try_from(location.column()).unwrap_or(1).saturating_sub(1),
+                    usize::try_from(location.line())
+                        .unwrap_or(1)
+                        .saturating_sub(1),
+                    usize::try_from(location.column())
+                        .unwrap_or(1)
+                        .saturating_sub(1),
                 ),
                 tab: false,
             })
@@ -717,8 +727,10 @@ mod tests {
 
     /// go-yaml's text for `text`, with the general parser's verdict.
     fn go(text: &str) -> Option<String> {
-        let parsed =
-            serde_saphyr::from_str_with_options::<serde_json::Value>(text, options(DuplicateKeys::Refuse));
+        let parsed = serde_saphyr::from_str_with_options::<serde_json::Value>(
+            text,
+            options(DuplicateKeys::Refuse),
+        );
         go_yaml_error(text, false, parsed.as_ref().err()).map(|e| e.to_string())
     }
 
@@ -777,26 +789,62 @@ mod tests {
     #[test]
     fn an_opening_separator_line_is_counted() {
         let e = go_yaml_error("a: 1\nb:\n-\tx\n", true, None).expect("refused");
-        assert_eq!(e.to_string(), "yaml: line 4: found character that cannot start any token");
+        assert_eq!(
+            e.to_string(),
+            "yaml: line 4: found character that cannot start any token"
+        );
         let e = go_yaml_error("\ta: 1\n", true, None).expect("refused");
-        assert_eq!(e.to_string(), "yaml: line 2: found character that cannot start any token");
+        assert_eq!(
+            e.to_string(),
+            "yaml: line 2: found character that cannot start any token"
+        );
     }
 
     #[test]
     fn other_errors_in_go_yamls_words() {
         for (text, want) in [
-            ("a: b: c\n", "yaml: mapping values are not allowed in this context"),
-            ("x: 1\na: b: c\n", "yaml: line 2: mapping values are not allowed in this context"),
-            ("x: 1\ny: @a\n", "yaml: line 2: found character that cannot start any token"),
-            ("x: 1\ny:\n  a: 1\n b: 2\n", "yaml: line 3: did not find expected key"),
+            (
+                "a: b: c\n",
+                "yaml: mapping values are not allowed in this context",
+            ),
+            (
+                "x: 1\na: b: c\n",
+                "yaml: line 2: mapping values are not allowed in this context",
+            ),
+            (
+                "x: 1\ny: @a\n",
+                "yaml: line 2: found character that cannot start any token",
+            ),
+            (
+                "x: 1\ny:\n  a: 1\n b: 2\n",
+                "yaml: line 3: did not find expected key",
+            ),
             ("x: 1\n- a\n", "yaml: line 1: did not find expected key"),
-            ("x: 1\ny:\n  - a\n  b: 1\n", "yaml: line 3: did not find expected '-' indicator"),
-            ("x: 1\ny: [1, 2\n", "yaml: line 2: did not find expected ',' or ']'"),
-            ("x: 1\ny: {a: 1\n", "yaml: line 2: did not find expected ',' or '}'"),
+            (
+                "x: 1\ny:\n  - a\n  b: 1\n",
+                "yaml: line 3: did not find expected '-' indicator",
+            ),
+            (
+                "x: 1\ny: [1, 2\n",
+                "yaml: line 2: did not find expected ',' or ']'",
+            ),
+            (
+                "x: 1\ny: {a: 1\n",
+                "yaml: line 2: did not find expected ',' or '}'",
+            ),
             ("x: 1\ny: *a\n", "yaml: unknown anchor 'a' referenced"),
-            ("x: a\ny\nz: 1\n", "yaml: line 3: could not find expected ':'"),
-            ("x: 1\ny: 'abc\n", "yaml: line 3: found unexpected end of stream"),
-            ("x: 1\n- a: b: c\n", "yaml: line 1: did not find expected key"),
+            (
+                "x: a\ny\nz: 1\n",
+                "yaml: line 3: could not find expected ':'",
+            ),
+            (
+                "x: 1\ny: 'abc\n",
+                "yaml: line 3: found unexpected end of stream",
+            ),
+            (
+                "x: 1\n- a: b: c\n",
+                "yaml: line 1: did not find expected key",
+            ),
         ] {
             assert_eq!(go(text).as_deref(), Some(want), "{text:?}");
         }

@@ -82,4 +82,3 @@ mod tests {
         assert!(parse(&deep, DuplicateKeys::Refuse).is_err());
     }
 }
-
