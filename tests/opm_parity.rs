@@ -262,7 +262,7 @@ fn yaml_that_starts_like_json_gets_yamls_verdict() {
     let (code, out) = validate(b"{schema: olm.package, name: foo}\n---\n---\n");
     assert_eq!(code, Some(1), "{out}");
     assert!(
-        out.starts_with("<stdin>:2: error[missing-schema]: object '' is missing root schema field"),
+        out.starts_with("<stdin>:3: error[missing-schema]: object '' is missing root schema field"),
         "{out}"
     );
 }
