@@ -274,7 +274,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Skip white space, comments and line breaks up to the next token.
-    fn to_next_token(&mut self) {
+    fn skip_to_token(&mut self) {
         loop {
             while self.c() == b' '
                 || ((self.flow_level > 0 || !self.simple_key_allowed) && self.c() == b'\t')
@@ -299,7 +299,7 @@ impl<'a> Scanner<'a> {
 
     /// Read the next token, or stop.
     fn token(&mut self) -> Step {
-        self.to_next_token();
+        self.skip_to_token();
         self.stale_keys()?;
         self.unroll_indent();
         if self.eof() {
@@ -707,9 +707,8 @@ pub fn go_yaml_error(
     parsed: Option<&serde_saphyr::Error>,
 ) -> Option<GoYamlError> {
     let Some(e) = parsed else {
-        if memchr::memchr(b'\t', text.as_bytes()).is_none() {
-            return None;
-        }
+        // Only tabs are looked for here.
+        memchr::memchr(b'\t', text.as_bytes())?;
         return scan(text, opened).filter(|s| s.tab);
     };
     let scanned = scan(text, opened);
