@@ -118,7 +118,7 @@ fn render_refuses_broken_input() {
     assert_eq!(o.status.code(), Some(1));
     assert!(o.stdout.is_empty());
     assert!(
-        stderr(&o).contains("syntax.yaml:11:4: error[parse-error]: invalid YAML"),
+        stderr(&o).contains("syntax.yaml:11:4: error[parse-error]: error converting YAML to JSON: yaml: line 5: did not find expected '-' indicator"),
         "{}",
         stderr(&o)
     );

@@ -201,3 +201,68 @@ fn invalid_base64_fails_while_reading_bundle_objects() {
         "<stdin>:3:1: error[invalid-blob]: read bundle objects: package \"foo\", bundle \"foo.v1.0.0\": parse property at index 1 as bundle object: json: cannot unmarshal string into Go struct field BundleObject.data of type []uint8: illegal base64 data at input byte 3\nwarning[model-checks-skipped]: model checks skipped for this package: some of its catalog files could not be read completely (see the errors above)\n"
     );
 }
+
+const SKIPPED: &str = "warning[model-checks-skipped]: model checks skipped for this package: some of its catalog files could not be read completely (see the errors above)\n";
+
+#[test]
+fn tabs_go_yaml_refuses_are_its_errors_with_its_lines() {
+    // A tab after a sequence dash, in the second document (lines counted
+    // within it).
+    let (code, out) = validate(
+        b"schema: olm.package\nname: foo\n---\nschema: olm.bundle\npackage: foo\nname: foo.v1\nproperties:\n-\ttype: olm.package\n",
+    );
+    assert_eq!(code, Some(1), "{out}");
+    assert_eq!(
+        out,
+        format!("<stdin>:8:2: error[parse-error]: error converting YAML to JSON: yaml: line 5: found character that cannot start any token\n{SKIPPED}")
+    );
+    // A tab-indented comment after a plain value.
+    let (code, out) = validate(b"schema: olm.package\nname: foo\n\t# c\n");
+    assert_eq!(code, Some(1), "{out}");
+    assert_eq!(
+        out,
+        "<stdin>:3:1: error[parse-error]: error converting YAML to JSON: yaml: line 3: found a tab character that violates indentation\n"
+    );
+}
+
+#[test]
+fn yaml_syntax_errors_are_go_yamls() {
+    for (input, want) in [
+        (
+            &b"schema: olm.package\nname: a: b\n"[..],
+            "<stdin>:2:8: error[parse-error]: error converting YAML to JSON: yaml: line 2: mapping values are not allowed in this context\n",
+        ),
+        (
+            b"schema: olm.package\nname: *x\n",
+            "<stdin>:2:7: error[parse-error]: error converting YAML to JSON: yaml: unknown anchor 'x' referenced\n",
+        ),
+        (
+            b"schema: olm.package\nname:\n  a: 1\n b: 2\n",
+            "<stdin>:4:2: error[parse-error]: error converting YAML to JSON: yaml: line 3: did not find expected key\n",
+        ),
+    ] {
+        let (code, out) = validate(input);
+        assert_eq!(code, Some(1), "{out}");
+        assert_eq!(out, want);
+    }
+}
+
+#[test]
+fn non_finite_floats_are_refused_as_gos_encoder_refuses_them() {
+    let (code, out) = validate(b"schema: olm.package\nname: foo\nx: -.Inf\n");
+    assert_eq!(code, Some(1), "{out}");
+    assert_eq!(
+        out,
+        "<stdin>:3:4: error[parse-error]: error converting YAML to JSON: json: unsupported value: -Inf\n"
+    );
+}
+
+#[test]
+fn yaml_that_starts_like_json_gets_yamls_verdict() {
+    let (code, out) = validate(b"{schema: olm.package, name: foo}\n---\n---\n");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.starts_with("<stdin>:3: error[missing-schema]: object '' is missing root schema field"),
+        "{out}"
+    );
+}

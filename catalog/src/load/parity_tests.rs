@@ -43,6 +43,23 @@ enum Prop {
     BadBase64,
 }
 
+/// One more YAML document (of a schema opm keeps without checking), placing
+/// tabs or a special float where go-yaml and Go's JSON encoder judge them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Extra {
+    None,
+    /// `-<tab>name: x`: refused.
+    TabAfterDash,
+    /// A tab-only line after a quoted value: refused.
+    TabOnlyLine,
+    /// A tab-indented comment after a plain value: refused.
+    TabComment,
+    /// Tabs go-yaml allows: after a key's `:`, inside and after a value.
+    TabAllowed,
+    /// `.inf`, `-.Inf` or `.nan` as a value: refused by Go's encoder.
+    Float(&'static str),
+}
+
 #[derive(Debug, Clone)]
 struct Case {
     yaml: bool,
@@ -55,6 +72,10 @@ struct Case {
     prop: Prop,
     /// Keys spelled with a capital (`Schema`), which Go matches too.
     capital_keys: bool,
+    /// YAML whose first document is a flow mapping with plain keys, so that
+    /// the file starts with `{` and opm tries it as JSON first.
+    json_looking: bool,
+    extra: Extra,
 }
 
 const GOOD_IMAGES: &[&str] = &[
@@ -98,6 +119,14 @@ fn arb_case() -> impl Strategy<Value = Case> {
     let prelude = proptest::sample::select(
         &[Prelude::None, Prelude::None, Prelude::Bom, Prelude::Comment][..],
     );
+    let extra = prop_oneof![
+        6 => Just(Extra::None),
+        1 => Just(Extra::TabAfterDash),
+        1 => Just(Extra::TabOnlyLine),
+        1 => Just(Extra::TabComment),
+        1 => Just(Extra::TabAllowed),
+        1 => proptest::sample::select(&[".inf", "-.Inf", ".nan", "+.INF"][..]).prop_map(Extra::Float),
+    ];
     (
         any::<bool>(),
         any::<bool>(),
@@ -108,9 +137,21 @@ fn arb_case() -> impl Strategy<Value = Case> {
         related,
         prop,
         prop::bool::weighted(0.2),
+        (prop::bool::weighted(0.3), extra),
     )
         .prop_map(
-            |(yaml, pretty, prelude, empty, dotted, image, related, prop, capital_keys)| Case {
+            |(
+                yaml,
+                pretty,
+                prelude,
+                empty,
+                dotted,
+                image,
+                related,
+                prop,
+                capital_keys,
+                (json_looking, extra),
+            )| Case {
                 yaml,
                 pretty,
                 // A prelude matters before a JSON stream; empty documents are YAML's.
@@ -121,8 +162,42 @@ fn arb_case() -> impl Strategy<Value = Case> {
                 related,
                 prop,
                 capital_keys,
+                // (Two `---` lines open the file in that case.)
+                json_looking: yaml && json_looking && empty != Empty::LeadingDouble,
+                extra: if yaml { extra } else { Extra::None },
             },
         )
+}
+
+/// The extra document's text and the error opm gives for it, if any
+/// (`line N` counted within the document, as go-yaml counts).
+fn extra_doc(e: Extra) -> Option<(String, Option<String>)> {
+    let head = "schema: example.other\nname: x\n";
+    let cannot =
+        "error converting YAML to JSON: yaml: line 4: found character that cannot start any token";
+    Some(match e {
+        Extra::None => return None,
+        Extra::TabAfterDash => (format!("{head}list:\n-\tname: y\n"), Some(cannot.to_owned())),
+        Extra::TabOnlyLine => (format!("{head}q: \"y\"\n\t\nz: 1\n"), Some(cannot.to_owned())),
+        Extra::TabComment => (
+            format!("{head}p: y\n\t# a comment\n"),
+            Some("error converting YAML to JSON: yaml: line 4: found a tab character that violates indentation".to_owned()),
+        ),
+        Extra::TabAllowed => (format!("{head}p:\ty z\t# a\tcomment\nq: [1,\t2]\n"), None),
+        Extra::Float(f) => {
+            let go = if f.to_ascii_lowercase().contains("nan") {
+                "NaN"
+            } else if f.starts_with('-') {
+                "-Inf"
+            } else {
+                "+Inf"
+            };
+            (
+                format!("{head}v: {f}\n"),
+                Some(format!("error converting YAML to JSON: json: unsupported value: {go}")),
+            )
+        }
+    })
 }
 
 fn package(c: &Case) -> String {
@@ -175,12 +250,32 @@ fn text(c: &Case) -> Vec<u8> {
             // (A comment before the first `---` would be a document of its own.)
             _ => out.push_str("---\n# a catalog\n"),
         }
+        if c.json_looking {
+            // The first document as a flow mapping with plain keys, opening
+            // the file.
+            out.clear();
+        }
         for (i, d) in docs.iter().enumerate() {
             if i > 0 {
                 out.push_str("--- # next\n\n");
             }
-            out.push_str(d);
+            if i == 0 && c.json_looking {
+                let b = &blobs(c)[0];
+                let members: Vec<String> = b
+                    .as_object()
+                    .into_iter()
+                    .flatten()
+                    .map(|(k, v)| format!("{k}: {}", v.as_str().unwrap_or_default()))
+                    .collect();
+                out.push_str(&format!("{{{}}}", members.join(", ")));
+            } else {
+                out.push_str(d);
+            }
             out.push('\n');
+        }
+        if let Some((doc, _)) = extra_doc(c.extra) {
+            out.push_str("---\n");
+            out.push_str(&doc);
         }
         match c.empty {
             Empty::TrailingDouble => out.push_str("---\n---\n"),
@@ -221,6 +316,9 @@ fn expected(c: &Case) -> (Vec<String>, Vec<String>) {
             "error converting YAML to JSON: yaml: did not find expected node content".to_owned(),
         ),
         Empty::None => {}
+    }
+    if let Some((_, Some(e))) = extra_doc(c.extra) {
+        load.push(e);
     }
     if c.prop == Prop::BadBase64 {
         load.push(format!(
@@ -323,7 +421,7 @@ fn check(c: &Case) -> Result<(), TestCaseError> {
 #[test]
 fn random_catalogs_get_opms_verdicts() {
     let config = Config {
-        cases: 192,
+        cases: 256,
         rng_seed: RngSeed::Fixed(0x0019),
         failure_persistence: None,
         ..Config::default()

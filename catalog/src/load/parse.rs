@@ -64,11 +64,15 @@ pub(crate) fn parse_bytes(name: &Arc<str>, bytes: &[u8], options: &Options) -> L
             }
         }
     };
-    // A file that looks like JSON but is not is read as YAML when every
-    // document then reads.
+    // A file that looks like JSON but is not is read as YAML, as opm's
+    // decoder reads it: when the first YAML document does not decode either,
+    // the JSON error is the one reported; past it, YAML's own verdicts are
+    // (an empty document, an error in a later one).
     let all_yaml = |text: &str| -> Option<Vec<PieceBlobs>> {
         let docs = yaml_docs(&file, text, readers).ok()?;
-        if docs.iter().any(|r| r.is_err()) {
+        let undecodable =
+            |r: &DocResult<'_>| r.as_ref().is_err_and(|e| e.rule != Rule::MissingSchema);
+        if docs.first().is_some_and(undecodable) {
             return None;
         }
         let converted: Vec<Converted> = docs.into_par_iter().filter_map(convert).collect();

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use olmsat_encoding::location::{to_u32, Location};
+use olmsat_encoding::stream::go_yaml::{go_yaml_error, GoYamlError};
 use olmsat_encoding::stream::split::{self, Chunk};
 use olmsat_encoding::stream::yaml::{is_duplicate_key, options, DuplicateKeys};
 use olmsat_findings::diagnostic::{Diagnostic, Rule, Severity};
@@ -34,7 +35,15 @@ pub enum YamlError {
     /// error (with the 0-based line it counts, when not the first).
     #[error("error converting YAML to JSON: yaml: {}did not find expected node content", line_prefix(.0))]
     EndMarker(usize),
-    /// Not YAML, or beyond the parser's budget.
+    /// Not YAML in go-yaml v2's words, as opm reports it (`yaml: line N: ...`).
+    #[error("error converting YAML to JSON: {0}")]
+    GoYaml(GoYamlError),
+    /// A float JSON cannot hold (`.inf`, `-.Inf`, `.nan`): opm converts the
+    /// document to JSON and Go's encoder refuses it (`+Inf`, `-Inf`, `NaN`).
+    #[error("error converting YAML to JSON: json: unsupported value: {0}")]
+    NonFinite(&'static str),
+    /// Not YAML where go-yaml's words for it are not known, or beyond the
+    /// parser's budget.
     #[error("invalid YAML: {}", without_position(.0))]
     Syntax(#[source] serde_saphyr::Error),
     /// A mapping repeats a key (a warning).
@@ -109,7 +118,17 @@ fn yaml_doc(file: &Arc<str>, c: &Chunk<'_>, readers: Readers) -> DocResult<'stat
     // anything else (and every error) goes to the general parser.
     let parsed = match readers.yaml(c.text) {
         Some(d) => Ok((d, None)),
-        None => general_yaml_doc(file, c),
+        None => {
+            let parsed = general_yaml_doc(file, c);
+            // go-yaml refuses tabs in places YAML 1.2 allows them (the fast
+            // reader declines every tab, so only documents read here hold any).
+            if parsed.is_ok() {
+                if let Some(g) = go_yaml_error(c.text, c.opened, None) {
+                    return Err(Box::new(go_yaml_diagnostic(file, c, g)));
+                }
+            }
+            parsed
+        }
     };
     match parsed {
         Ok((d, warn)) => {
@@ -123,6 +142,17 @@ fn yaml_doc(file: &Arc<str>, c: &Chunk<'_>, readers: Readers) -> DocResult<'stat
             Ok((fields, loc, warn))
         }
         Err(e) => {
+            if let Some(value) = non_finite(&e) {
+                return Err(Box::new(diagnostic(
+                    file,
+                    position(c, &e),
+                    Severity::Error,
+                    YamlError::NonFinite(value),
+                )));
+            }
+            if let Some(g) = go_yaml_error(c.text, c.opened, Some(&e)) {
+                return Err(Box::new(go_yaml_diagnostic(file, c, g)));
+            }
             let at = position(c, &e);
             Err(Box::new(diagnostic(
                 file,
@@ -131,6 +161,33 @@ fn yaml_doc(file: &Arc<str>, c: &Chunk<'_>, readers: Readers) -> DocResult<'stat
                 YamlError::Syntax(e),
             )))
         }
+    }
+}
+
+/// The diagnostic for go-yaml's error `g` in chunk `c`, at the place it names.
+fn go_yaml_diagnostic(file: &Arc<str>, c: &Chunk<'_>, g: GoYamlError) -> Diagnostic {
+    let at = (
+        c.first_line + to_u32(g.at.0),
+        to_u32(g.at.1.saturating_add(1)),
+    );
+    diagnostic(file, at, Severity::Error, YamlError::GoYaml(g))
+}
+
+/// How Go prints the non-finite float the parser refused with `e`, if that
+/// is the error.
+fn non_finite(e: &serde_saphyr::Error) -> Option<&'static str> {
+    match e.without_snippet() {
+        serde_saphyr::Error::NonFiniteFloat { value, .. } => {
+            Some(if value.to_ascii_lowercase().contains("nan") {
+                "NaN"
+            } else if value.starts_with('-') {
+                "-Inf"
+            } else {
+                "+Inf"
+            })
+        }
+        serde_saphyr::Error::AliasError { error, .. } => non_finite(error),
+        _ => None,
     }
 }
 
@@ -183,4 +240,104 @@ fn diagnostic(
         .at(&Location::new(file.clone(), line).at(line, col));
     d.severity = severity;
     d
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::load::load_bytes;
+
+    /// Each error of loading `text`, with its place.
+    fn errors(text: &str) -> Vec<String> {
+        load_bytes("c.yaml", text.as_bytes())
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    const PKG: &str = "schema: olm.package\nname: foo\n";
+
+    #[test]
+    fn tabs_go_yaml_refuses_are_refused_in_its_words() {
+        let cannot = "error converting YAML to JSON: yaml: line 4: found character that cannot start any token";
+        for (text, place) in [
+            // A tab after a sequence dash, counted within the document.
+            (
+                format!("{PKG}---\nschema: olm.bundle\nname: b\nrelatedImages:\n-\tname: x\n"),
+                "c.yaml:7:2",
+            ),
+            // A tab-only line, and a tab-indented comment, after a quoted value.
+            (
+                format!("{PKG}---\nschema: olm.bundle\nname: b\npackage: \"foo\"\n\t\n"),
+                "c.yaml:7:1",
+            ),
+            (
+                format!("{PKG}---\nschema: olm.bundle\nname: b\npackage: \"foo\"\n\t# x\n"),
+                "c.yaml:7:1",
+            ),
+        ] {
+            let e = errors(&text);
+            assert_eq!(
+                e,
+                vec![format!("{place}: error[parse-error]: {cannot}")],
+                "{text:?}"
+            );
+        }
+        // A tab-indented comment after a plain value.
+        let e = errors(&format!("{PKG}\t# x\n"));
+        assert_eq!(
+            e,
+            vec!["c.yaml:3:1: error[parse-error]: error converting YAML to JSON: yaml: line 3: found a tab character that violates indentation".to_owned()]
+        );
+        // Tabs go-yaml allows are fine.
+        assert!(errors(&format!("{PKG}defaultChannel:\tstable # a\tb\n")).is_empty());
+    }
+
+    #[test]
+    fn non_finite_floats_are_refused_as_go_encodes_them() {
+        for (value, go) in [
+            (".inf", "+Inf"),
+            ("-.Inf", "-Inf"),
+            (".nan", "NaN"),
+            ("[1, .NaN]", "NaN"),
+        ] {
+            let e = errors(&format!("{PKG}x: {value}\n"));
+            assert_eq!(
+                e,
+                vec![format!("c.yaml:3:4: error[parse-error]: error converting YAML to JSON: json: unsupported value: {go}")]
+                    .into_iter()
+                    .map(|s| if value.starts_with('[') { s.replace(":3:4:", ":3:8:") } else { s })
+                    .collect::<Vec<_>>(),
+                "{value}"
+            );
+        }
+        // Quoted, it is a string.
+        let e = errors(&format!("{PKG}x: \".nan\"\n"));
+        assert!(e.is_empty(), "{e:?}");
+    }
+
+    #[test]
+    fn yaml_that_looks_like_json_reports_yamls_verdicts() {
+        // The first document reads as YAML: the later ones are judged as YAML.
+        let text = "{schema: olm.package, name: foo}\n---\n---\n";
+        let e = errors(text);
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!(
+            e[0].contains("object '' is missing root schema field"),
+            "{e:?}"
+        );
+        let text = "{schema: olm.package, name: foo}\n---\nschema: olm.bundle\nname: b: c\n";
+        assert_eq!(
+            errors(text),
+            vec!["c.yaml:4:8: error[parse-error]: error converting YAML to JSON: yaml: line 2: mapping values are not allowed in this context".to_owned()]
+        );
+        // The first fails as YAML too: the JSON error, as opm's decoder gives it.
+        let e = errors("{schema: olm.package, name: [}\n");
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!(
+            e[0].contains("json: offset 2: invalid character 's'"),
+            "{e:?}"
+        );
+    }
 }
