@@ -253,3 +253,88 @@ fn bundles_to_catalog_to_resolution() {
         ]
     );
 }
+
+/// `olmsat resolve` of scenario `name`, in text or (with `json`) as JSON.
+fn resolve_scenario(name: &str, json: bool) -> std::process::Output {
+    let d = format!("tests/scenarios/{name}");
+    let mut args = vec![
+        "resolve".to_owned(),
+        "--catalogs".to_owned(),
+        format!("{d}/catalogs"),
+        "-f".to_owned(),
+        format!("{d}/cluster.yaml"),
+    ];
+    if json {
+        args.extend(["-o".to_owned(), "json".to_owned()]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    olmsat(&args)
+}
+
+#[test]
+fn a_deprecated_bundle_is_named_as_olm_names_it() {
+    // OLM's message names the bundle by its identifier; the summary before
+    // it names the bundle.
+    let o = resolve_scenario("r12-deprecated-only-candidate", false);
+    assert_eq!(o.status.code(), Some(1), "{}", common::stderr(&o));
+    assert_eq!(
+        common::stdout(&o).lines().collect::<Vec<_>>(),
+        [
+            "namespace operators: unsatisfiable",
+            "  why: foo.v1.0.0, the only candidate of subscription foo (package foo) is deprecated",
+            "    hint: subscribe to a channel or version that is not deprecated (`olmsat list bundles` shows them)",
+            "  OLM's message: constraints not satisfiable: bundle community/operators/stable/foo.v1.0.0 is deprecated, subscription foo exists, subscription foo requires community/operators/stable/foo.v1.0.0",
+        ]
+    );
+    // An installed CSV is a bundle of the virtual @existing catalog, with no
+    // channel.
+    let o = resolve_scenario("r13-deprecated-installed-csv", true);
+    assert_eq!(o.status.code(), Some(1), "{}", common::stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(
+        v["message"],
+        "constraints not satisfiable: bundle @existing/operators//foo.v1.0.0 is deprecated, clusterserviceversion foo.v1.0.0 exists and is not referenced by a subscription"
+    );
+}
+
+#[test]
+fn a_bad_range_is_olms_error_first_and_whole() {
+    for (name, message) in [
+        (
+            "r06-bad-range-is-an-error",
+            r#"Could not parse Range "^1.0.0": Could not parse comparator "^" in "^1.0.0" (bundle "a.v1", olm.package.required for "b")"#,
+        ),
+        (
+            "r14-bad-constraint-range-is-an-error",
+            r#"convert olm.constraint to resolver predicate: Could not parse Range "^1.0.0": Could not parse comparator "^" in "^1.0.0" (bundle "a.v1", olm.constraint for "b")"#,
+        ),
+    ] {
+        let o = resolve_scenario(name, false);
+        assert_eq!(o.status.code(), Some(2), "{name}: {}", common::stderr(&o));
+        assert_eq!(
+            common::stdout(&o).lines().next(),
+            Some(format!("namespace operators: error: {message}").as_str()),
+            "{name}"
+        );
+        let o = resolve_scenario(name, true);
+        assert_eq!(o.status.code(), Some(2), "{name}: {}", common::stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+        assert_eq!(v["status"], "error", "{name}");
+        assert_eq!(v["message"], message, "{name}");
+    }
+}
+
+#[test]
+fn two_subscriptions_to_one_package_are_named_as_the_cause() {
+    let o = resolve_scenario("r16-two-subscriptions-one-package", false);
+    assert_eq!(o.status.code(), Some(1), "{}", common::stderr(&o));
+    assert_eq!(
+        common::stdout(&o).lines().collect::<Vec<_>>(),
+        [
+            "namespace operators: unsatisfiable",
+            "  why: subscriptions foo and foo-beta both subscribe to package foo in namespace operators: OLM installs at most one operator of a package in a namespace, so their candidates clash",
+            "    hint: keep one Subscription per package in a namespace: delete \"foo\" or \"foo-beta\"",
+            "  OLM's message: constraints not satisfiable: community/operators/beta/foo.v2.0.0 and community/operators/stable/foo.v1.0.0 originate from package foo, subscription foo exists, subscription foo requires community/operators/stable/foo.v1.0.0, subscription foo-beta exists, subscription foo-beta requires community/operators/beta/foo.v2.0.0",
+        ]
+    );
+}

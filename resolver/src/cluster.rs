@@ -4,7 +4,8 @@
 //! OperatorGroups (and OLM v1 ClusterCatalogs and ClusterExtensions, see
 //! [`crate::v1::cluster`]), in a multi-document stream or `List` objects.
 //!
-//! Copied ClusterServiceVersions (the label `olm.copiedFrom` or `status.reason:
+//! Copied ClusterServiceVersions (the label `olm.copiedFrom`, the annotation
+//! `olm.operatorNamespace` naming another namespace, or `status.reason:
 //! Copied`), which OLM writes into every namespace an OperatorGroup watches, are
 //! set apart as OLM's resolver does. Other kinds are counted and ignored.
 
@@ -79,8 +80,9 @@ pub struct CopiedCsv {
     pub name: String,
     /// metadata.namespace: where the copy is.
     pub namespace: String,
-    /// The namespace of the original (the `olm.copiedFrom` label; empty when
-    /// only `status.reason: Copied` marks the copy).
+    /// The namespace of the original (the `olm.copiedFrom` label, else the
+    /// `olm.operatorNamespace` annotation; empty when only `status.reason:
+    /// Copied` marks the copy).
     pub copied_from: String,
     /// Where it was declared.
     pub location: Location,
@@ -241,7 +243,7 @@ impl ClusterState {
             namespaces.sort_unstable();
             namespaces.dedup();
             notes.push(format!(
-                "skipped {} copied ClusterServiceVersion(s) in {} namespace(s) (label olm.copiedFrom or status.reason Copied): OLM writes these copies into every namespace an OperatorGroup watches, and its resolver skips them",
+                "skipped {} copied ClusterServiceVersion(s) in {} namespace(s) (label olm.copiedFrom, annotation olm.operatorNamespace naming another namespace, or status.reason Copied): OLM writes these copies into every namespace an OperatorGroup watches, and its resolver skips them",
                 self.copied.len(),
                 namespaces.len()
             ));
@@ -405,17 +407,29 @@ fn item_lines(text: &str, first_line: u32) -> Vec<u32> {
         .unwrap_or_default()
 }
 
-/// The namespace an OLM copy of a CSV was copied from, when `v` is one: the
-/// `olm.copiedFrom` label, or `status.reason: Copied` (OLM's `IsCopied`).
+/// The namespace an OLM copy of a CSV was copied from, when `v` is one, as
+/// OLM's `IsCopied` tells a copy: the `olm.copiedFrom` label, the
+/// `olm.operatorNamespace` annotation naming a namespace other than the
+/// CSV's own (the OperatorGroup's namespace, where the original is), or
+/// `status.reason: Copied` (an empty namespace: the copy does not say).
 fn copied_from(v: &Value) -> Option<String> {
     let label = v
         .pointer("/metadata/labels")
         .and_then(|l| l.get("olm.copiedFrom"))
         .and_then(Value::as_str);
-    match label {
-        Some(ns) => Some(ns.to_owned()),
-        None => (s(v, "/status/reason") == "Copied").then(String::new),
+    if let Some(ns) = label {
+        return Some(ns.to_owned());
     }
+    let operator_namespace = v
+        .pointer("/metadata/annotations")
+        .and_then(|a| a.get("olm.operatorNamespace"))
+        .and_then(Value::as_str);
+    if let Some(ns) = operator_namespace {
+        if ns != s(v, "/metadata/namespace") {
+            return Some(ns.to_owned());
+        }
+    }
+    (s(v, "/status/reason") == "Copied").then(String::new)
 }
 
 /// The kinds olmsat reads and the API versions (`group/version`) it reads
@@ -750,18 +764,32 @@ metadata: {name: gpu.v1, namespace: other}
 status: {reason: Copied}
 ---
 kind: ClusterServiceVersion
-metadata: {name: gpu.v1, namespace: nvidia}
+metadata:
+  name: gpu.v1
+  namespace: third
+  annotations: {olm.operatorNamespace: nvidia}
+status: {reason: InstallSucceeded}
+---
+kind: ClusterServiceVersion
+metadata:
+  name: gpu.v1
+  namespace: nvidia
+  annotations: {olm.operatorNamespace: nvidia}
 spec: {version: 1.0.0}
 status: {reason: InstallSucceeded}
 ";
         let st = parse("c.yaml", text).unwrap();
+        // The original names its own namespace; it is installed.
         assert_eq!(st.csvs.len(), 1);
         assert_eq!(st.csvs[0].namespace, "nvidia");
-        assert_eq!(st.copied.len(), 2);
+        assert_eq!(st.copied.len(), 3);
         assert_eq!(st.copied[0].copied_from, "nvidia");
         assert_eq!(st.copied[1].copied_from, "");
+        // Marked only by the annotation: a copy mid-way, before OLM labels it.
+        assert_eq!(st.copied[2].namespace, "third");
+        assert_eq!(st.copied[2].copied_from, "nvidia");
         assert!(st.notes()[0]
-            .starts_with("skipped 2 copied ClusterServiceVersion(s) in 2 namespace(s)"));
+            .starts_with("skipped 3 copied ClusterServiceVersion(s) in 3 namespace(s)"));
     }
 
     #[test]

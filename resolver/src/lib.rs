@@ -46,6 +46,7 @@
 //! ClusterExtension selection, which is not SAT, is in [`v1`].
 #![warn(missing_docs)]
 
+mod behind;
 mod cluster_file;
 
 pub mod cluster;
@@ -60,6 +61,7 @@ pub mod simulate;
 pub mod solve;
 pub mod v1;
 
+pub use behind::{behind, Behind};
 pub use cluster::{
     CatalogSource, ClusterError, ClusterState, CopiedCsv, InstalledCsv, OperatorGroup, Subscription,
 };
@@ -67,8 +69,8 @@ pub use cluster_file::{ClusterFileError, SkipCause, SkippedFile, STDIN_NAME};
 pub use dangling::Dangling;
 pub use resolve::{
     join_messages, missing_catalogs, namespaces, resolve, CandidateNode, CatalogInput, Cause,
-    Input, Operator, Options, Outcome, PassedOver, Reason, RequirementNode, Resolution,
-    ResolveError, SubscriptionNode, UnseenProvider,
+    ChannelOrderError, Input, Operator, Options, Outcome, PassedOver, Reason, RequirementNode,
+    Resolution, ResolveError, Stay, SubscriptionNode, UnseenProvider,
 };
 pub use simulate::{simulate, End, Installed, NamespaceEnd, Step as SimulationStep, Timeline};
 

@@ -7,8 +7,8 @@ use std::fmt;
 use std::sync::Arc;
 
 use olmsat_catalog::cel_limits::{self, CelError, DataBounds};
-use olmsat_catalog::property::{Gvk, PropertyValue};
-use olmsat_versions::range::Range;
+use olmsat_catalog::property::{types, Gvk, PropertyValue};
+use olmsat_versions::range::{Range, RangeError};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -71,6 +71,129 @@ impl fmt::Debug for CelRule {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct PredicateError(pub String);
+
+/// The dependency properties of a bundle, each of which becomes one
+/// requirement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RequirementProperty {
+    /// `olm.gvk.required`: a provider of an API.
+    GvkRequired,
+    /// `olm.package.required`: a package in a version range.
+    PackageRequired,
+    /// `olm.label.required`: a bundle with a label.
+    LabelRequired,
+    /// `olm.constraint`: a compound or CEL constraint.
+    Constraint,
+}
+
+impl RequirementProperty {
+    /// The property's type, e.g. `olm.package.required`.
+    pub fn type_name(self) -> &'static str {
+        match self {
+            RequirementProperty::GvkRequired => types::GVK_REQUIRED,
+            RequirementProperty::PackageRequired => types::PACKAGE_REQUIRED,
+            RequirementProperty::LabelRequired => types::LABEL_REQUIRED,
+            RequirementProperty::Constraint => types::CONSTRAINT,
+        }
+    }
+}
+
+impl fmt::Display for RequirementProperty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.type_name())
+    }
+}
+
+impl serde::Serialize for RequirementProperty {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.type_name())
+    }
+}
+
+/// One dependency property of a bundle, as a predicate.
+#[derive(Debug, Clone)]
+pub struct Requirement {
+    /// The property it comes from.
+    pub property: RequirementProperty,
+    /// What it asks of a candidate.
+    pub predicate: Predicate,
+}
+
+/// A dependency property of a bundle that cannot be turned into a predicate
+/// (a resolution error, as in OLM).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RequirementError {
+    /// OLM's error for the property, as OLM words it (`parse olm.constraint:
+    /// …`, `convert olm.constraint to resolver predicate: …`).
+    #[error(transparent)]
+    Predicate(#[from] PredicateError),
+    /// A version range that does not parse: OLM's error whole (for
+    /// `olm.package.required` blang's own text, for `olm.constraint` that text
+    /// after OLM's `convert olm.constraint to resolver predicate: `), then
+    /// olmsat's context in parentheses.
+    #[error("{} (bundle {bundle:?}, {property} for {package:?})", olm_range_error(*.property, .source))]
+    Range {
+        /// The bundle (CSV name) that carries the property.
+        bundle: String,
+        /// The property.
+        property: RequirementProperty,
+        /// The package the range is about.
+        package: String,
+        /// blang's error for the range.
+        source: RangeError,
+    },
+}
+
+/// OLM's error for a version range that does not parse, in `property`.
+fn olm_range_error(property: RequirementProperty, source: &RangeError) -> String {
+    match property {
+        RequirementProperty::Constraint => format!("{CONVERT_PREFIX}{source}"),
+        _ => source.to_string(),
+    }
+}
+
+/// The prefix OLM gives every error of turning an `olm.constraint` into a predicate.
+const CONVERT_PREFIX: &str = "convert olm.constraint to resolver predicate: ";
+
+/// Why an `olm.constraint` cannot be turned into a predicate: OLM's text, or
+/// a version range that does not parse (which [`for_properties`] places in
+/// its bundle).
+enum ConstraintError {
+    Predicate(PredicateError),
+    Range { package: String, source: RangeError },
+}
+
+impl From<PredicateError> for ConstraintError {
+    fn from(e: PredicateError) -> Self {
+        ConstraintError::Predicate(e)
+    }
+}
+
+impl From<ConstraintError> for PredicateError {
+    fn from(e: ConstraintError) -> Self {
+        match e {
+            ConstraintError::Predicate(e) => e,
+            ConstraintError::Range { source, .. } => {
+                PredicateError(format!("{CONVERT_PREFIX}{source}"))
+            }
+        }
+    }
+}
+
+/// Why a CEL rule cannot be compiled.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CelCompileError {
+    /// The rule does not parse.
+    #[error("ERROR: <input>: {0}")]
+    Syntax(String),
+    /// The rule is beyond olmsat's limits.
+    #[error("olmsat refuses this CEL rule: {0}")]
+    Refused(CelError),
+    /// The rule names a function or variable the environment does not
+    /// declare (the Go checker's error).
+    #[error("ERROR: <input>: undeclared reference to '{0}' (in container '')")]
+    Undeclared(String),
+}
 
 impl fmt::Display for Predicate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -230,30 +353,58 @@ impl Predicate {
 }
 
 /// The dependency predicates of a bundle's properties, in property order.
-pub fn for_properties(e: &Entry) -> Result<Vec<Predicate>, PredicateError> {
+pub fn for_properties(e: &Entry) -> Result<Vec<Predicate>, RequirementError> {
+    Ok(requirements(e)?.into_iter().map(|r| r.predicate).collect())
+}
+
+/// The requirements of a bundle's dependency properties, in property order,
+/// each with the property it comes from.
+pub fn requirements(e: &Entry) -> Result<Vec<Requirement>, RequirementError> {
     let mut out = Vec::new();
     for (v, p) in e.values.iter().zip(e.properties.iter()) {
-        match v {
-            PropertyValue::GvkRequired(g) => out.push(Predicate::Gvk(g.clone())),
+        let (property, predicate) = match v {
+            PropertyValue::GvkRequired(g) => {
+                (RequirementProperty::GvkRequired, Predicate::Gvk(g.clone()))
+            }
             PropertyValue::PackageRequired {
                 package_name,
                 version_range,
             } => {
-                let range = Range::parse(version_range).map_err(|err| {
-                    PredicateError(format!(
-                        "bundle {:?}: olm.package.required for {package_name:?}: invalid version range {version_range:?}: {err}",
-                        e.name
-                    ))
-                })?;
-                out.push(Predicate::Package {
+                let range =
+                    Range::parse(version_range).map_err(|source| RequirementError::Range {
+                        bundle: e.name.clone(),
+                        property: RequirementProperty::PackageRequired,
+                        package: package_name.clone(),
+                        source,
+                    })?;
+                let predicate = Predicate::Package {
                     name: package_name.clone(),
                     range,
-                });
+                };
+                (RequirementProperty::PackageRequired, predicate)
             }
-            PropertyValue::LabelRequired(l) => out.push(Predicate::Label(l.clone())),
-            PropertyValue::Constraint => out.push(parse_constraint(p.value.get())?),
-            _ => {}
-        }
+            PropertyValue::LabelRequired(l) => (
+                RequirementProperty::LabelRequired,
+                Predicate::Label(l.clone()),
+            ),
+            PropertyValue::Constraint => {
+                let predicate = constraint(p.value.get()).map_err(|err| match err {
+                    ConstraintError::Predicate(inner) => RequirementError::Predicate(inner),
+                    ConstraintError::Range { package, source } => RequirementError::Range {
+                        bundle: e.name.clone(),
+                        property: RequirementProperty::Constraint,
+                        package,
+                        source,
+                    },
+                })?;
+                (RequirementProperty::Constraint, predicate)
+            }
+            _ => continue,
+        };
+        out.push(Requirement {
+            property,
+            predicate,
+        });
     }
     Ok(out)
 }
@@ -312,37 +463,41 @@ struct RawCompound {
 /// Parse an `olm.constraint` value into one predicate, with OLM's errors
 /// (`parse olm.constraint: ...`, `convert olm.constraint to resolver predicate: ...`).
 pub fn parse_constraint(json: &str) -> Result<Predicate, PredicateError> {
+    Ok(constraint(json)?)
+}
+
+/// [`parse_constraint`], with a version range that does not parse kept apart.
+fn constraint(json: &str) -> Result<Predicate, ConstraintError> {
     if json.len() > MAX_CONSTRAINT_SIZE {
         return Err(PredicateError(format!(
             "parse olm.constraint: olm.constraint value is greater than max constraint size {MAX_CONSTRAINT_SIZE} bytes"
-        )));
+        ))
+        .into());
     }
     let depth = olmsat_encoding::rawjson::max_depth(json);
     if depth > MAX_CONSTRAINT_JSON_DEPTH {
         return Err(PredicateError(format!(
             "parse olm.constraint: value nested {depth} levels deep; olmsat accepts at most {MAX_CONSTRAINT_JSON_DEPTH} (about 38 levels of all, any and not)"
-        )));
+        ))
+        .into());
     }
     let v: Value = serde_json::from_str(json)
         .map_err(|e| PredicateError(format!("parse olm.constraint: {e}")))?;
     convert(&v, 0)
 }
 
-fn convert(v: &Value, depth: usize) -> Result<Predicate, PredicateError> {
+fn convert(v: &Value, depth: usize) -> Result<Predicate, ConstraintError> {
     if depth > MAX_CONSTRAINT_DEPTH {
         return Err(PredicateError(format!(
             "parse olm.constraint: constraints nested deeper than {MAX_CONSTRAINT_DEPTH} levels"
-        )));
+        ))
+        .into());
     }
     let raw: RawConstraint = serde_json::from_value(v.clone()).map_err(|e| {
         PredicateError(format!("parse olm.constraint: json: {}", go_json_error(&e)))
     })?;
-    let conv = |what: String| {
-        PredicateError(format!(
-            "convert olm.constraint to resolver predicate: {what}"
-        ))
-    };
-    let children = |c: &RawCompound| -> Result<Vec<Predicate>, PredicateError> {
+    let conv = |what: String| PredicateError(format!("{CONVERT_PREFIX}{what}"));
+    let children = |c: &RawCompound| -> Result<Vec<Predicate>, ConstraintError> {
         c.constraints
             .iter()
             .map(|x| convert(x, depth + 1))
@@ -356,8 +511,10 @@ fn convert(v: &Value, depth: usize) -> Result<Predicate, PredicateError> {
         }));
     }
     if let Some(p) = raw.package {
-        let range = Range::parse(&p.version_range)
-            .map_err(|e| conv(format!("invalid version range {:?}: {e}", p.version_range)))?;
+        let range = Range::parse(&p.version_range).map_err(|source| ConstraintError::Range {
+            package: p.package_name.clone(),
+            source,
+        })?;
         return Ok(Predicate::Package {
             name: p.package_name,
             range,
@@ -365,7 +522,7 @@ fn convert(v: &Value, depth: usize) -> Result<Predicate, PredicateError> {
     }
     if let Some(c) = raw.cel {
         return Ok(Predicate::Cel(Arc::new(
-            CelRule::compile(&c.rule, &raw.failure_message).map_err(conv)?,
+            CelRule::compile(&c.rule, &raw.failure_message).map_err(|e| conv(e.to_string()))?,
         )));
     }
     if let Some(c) = raw.all {
@@ -377,7 +534,7 @@ fn convert(v: &Value, depth: usize) -> Result<Predicate, PredicateError> {
     if let Some(c) = raw.not {
         return Ok(Predicate::Not(children(&c)?));
     }
-    Err(conv("constraint is empty".into()))
+    Err(conv("constraint is empty".into()).into())
 }
 
 /// serde's "unknown field `x`, expected one of ..." as Go's `unknown field "x"`.
@@ -447,10 +604,10 @@ const KNOWN_FUNCTIONS: &[&str] = &[
 impl CelRule {
     /// Compile a rule; unknown functions are rejected (the Go checker's
     /// `undeclared reference`).
-    pub fn compile(rule: &str, failure_message: &str) -> Result<CelRule, String> {
+    pub fn compile(rule: &str, failure_message: &str) -> Result<CelRule, CelCompileError> {
         let program = cel_limits::compile(rule).map_err(|e| match e {
-            CelError::Syntax(e) => format!("ERROR: <input>: {e}"),
-            limit => format!("olmsat refuses this CEL rule: {limit}"),
+            CelError::Syntax(e) => CelCompileError::Syntax(e),
+            limit => CelCompileError::Refused(limit),
         })?;
         let refs = program.references();
         let mut unknown: Vec<&str> = refs
@@ -460,9 +617,7 @@ impl CelRule {
             .collect();
         unknown.sort_unstable();
         if let Some(f) = unknown.first() {
-            return Err(format!(
-                "ERROR: <input>: undeclared reference to '{f}' (in container '')"
-            ));
+            return Err(CelCompileError::Undeclared((*f).to_owned()));
         }
         let bound = comprehension_variables(program.expression());
         let mut vars: Vec<&str> = refs
@@ -472,9 +627,7 @@ impl CelRule {
             .collect();
         vars.sort_unstable();
         if let Some(v) = vars.first() {
-            return Err(format!(
-                "ERROR: <input>: undeclared reference to '{v}' (in container '')"
-            ));
+            return Err(CelCompileError::Undeclared((*v).to_owned()));
         }
         Ok(CelRule {
             rule: rule.to_owned(),
@@ -606,6 +759,117 @@ fn semver_compare(a: &str, b: &str) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use olmsat_catalog::declcfg::Property;
+    use olmsat_encoding::rawjson::to_raw;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    /// Bundle `foo.v1.0.0` with this one property.
+    fn bundle(type_: &str, value: serde_json::Value) -> Entry {
+        let properties = vec![Property {
+            type_: type_.to_owned(),
+            value: to_raw(&value),
+        }];
+        Entry {
+            name: "foo.v1.0.0".into(),
+            package: "foo".into(),
+            channel: "stable".into(),
+            catalog: 0,
+            default_channel: true,
+            version: semver::Version::parse("1.0.0").ok(),
+            replaces: None,
+            skips: Vec::new(),
+            skip_range: None,
+            values: Entry::interpret(&properties),
+            properties,
+            location: None,
+        }
+    }
+
+    fn package_required(range: &str) -> Entry {
+        bundle(
+            types::PACKAGE_REQUIRED,
+            json!({"packageName": "bar", "versionRange": range}),
+        )
+    }
+
+    fn constraint(range: &str) -> Entry {
+        bundle(
+            types::CONSTRAINT,
+            json!({"failureMessage": "bar 1.x", "all": {"constraints": [
+                {"gvk": {"group": "g", "version": "v1", "kind": "K"}},
+                {"package": {"packageName": "bar", "versionRange": range}},
+            ]}}),
+        )
+    }
+
+    fn error(e: &Entry) -> String {
+        match requirements(e) {
+            Ok(r) => panic!("a requirement: {r:?}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_bad_range_is_olms_error_whole_then_where() {
+        assert_eq!(
+            error(&package_required("^1.0.0")),
+            r#"Could not parse Range "^1.0.0": Could not parse comparator "^" in "^1.0.0" (bundle "foo.v1.0.0", olm.package.required for "bar")"#
+        );
+        assert_eq!(
+            error(&constraint("^1.0.0")),
+            r#"convert olm.constraint to resolver predicate: Could not parse Range "^1.0.0": Could not parse comparator "^" in "^1.0.0" (bundle "foo.v1.0.0", olm.constraint for "bar")"#
+        );
+        // Without a bundle to name, OLM's text alone.
+        let value = json!({"package": {"packageName": "bar", "versionRange": "^1.0.0"}});
+        let err = parse_constraint(&value.to_string()).expect_err("a bad range");
+        assert_eq!(
+            err.0,
+            r#"convert olm.constraint to resolver predicate: Could not parse Range "^1.0.0": Could not parse comparator "^" in "^1.0.0""#
+        );
+    }
+
+    #[test]
+    fn requirements_say_which_property_they_come_from() {
+        let r = requirements(&package_required(">=1.0.0")).expect("valid");
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].property, RequirementProperty::PackageRequired);
+        assert_eq!(r[0].property.to_string(), "olm.package.required");
+        let r = requirements(&constraint(">=1.0.0")).expect("valid");
+        assert_eq!(r[0].property, RequirementProperty::Constraint);
+        assert!(matches!(r[0].predicate, Predicate::All(_)));
+    }
+
+    /// Range texts, mostly malformed: operators from blang, npm and
+    /// Masterminds, partial and wildcard versions, separators.
+    fn range_text() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "[\\^~=<>!v ]{0,3}[0-9xX*.v-]{1,9}([ ,|]{1,3}[\\^~=<>!]{0,2}[0-9.x*]{0,6}){0,2}",
+            "\\PC{0,12}",
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn olms_range_error_is_a_prefix_of_olmsats(text in range_text()) {
+            let Err(olm) = Range::parse(&text) else {
+                return Ok(());
+            };
+            let olm = olm.to_string();
+            let ours = error(&package_required(&text));
+            prop_assert!(ours.starts_with(&olm), "{ours:?} does not start with {olm:?}");
+            let ours = error(&constraint(&text));
+            let olm = format!("{CONVERT_PREFIX}{olm}");
+            prop_assert!(ours.starts_with(&olm), "{ours:?} does not start with {olm:?}");
+            // The whole resolution error says the same.
+            let resolve = crate::resolve::ResolveError::from(
+                requirements(&package_required(&text)).expect_err("a bad range"),
+            );
+            prop_assert!(resolve.to_string().starts_with(&Range::parse(&text).expect_err("bad").to_string()));
+        }
+    }
 
     #[test]
     fn requirements_with_the_same_text_have_different_keys() {

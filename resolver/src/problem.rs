@@ -1,10 +1,16 @@
 //! The solver's input, independent of OLM: variables identified by strings and
-//! interned to indices, each with constraints that carry the sentence shown when
-//! they are part of a conflict.
+//! interned to indices, each with constraints that carry an origin: what the
+//! constraint stands for, which the solver never looks at.
 //!
 //! The five constraint kinds are OLM's (`pkg/controller/registry/resolver/solver`):
 //! mandatory, prohibited, dependency (ordered: the order is the preference),
 //! conflict, and at-most.
+//!
+//! The origin type is the caller's: the resolver gives each constraint a typed
+//! origin (which Subscription, which requirement of which bundle, …) and renders
+//! sentences from it; a plain [`Problem`] carries a `String`, the sentence
+//! itself, and [`Problem::constrain`] fills in OLM's default sentence for the
+//! kind.
 
 /// Index of a variable in a [`Problem`].
 pub type VarIndex = usize;
@@ -25,32 +31,40 @@ pub enum ConstraintKind {
     AtMost(usize, Vec<VarIndex>),
 }
 
-/// A constraint and the sentence that explains it.
+/// A constraint and where it comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Constraint {
+pub struct Constraint<O = String> {
     /// What it demands.
     pub kind: ConstraintKind,
-    /// The sentence used in explanations (OLM's text).
-    pub message: String,
+    /// What it stands for, for explanations (for `O = String`, the sentence).
+    pub origin: O,
 }
 
 /// A variable with its constraints.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Variable {
+pub struct Variable<O = String> {
     /// Unique identifier, e.g. `catalog/ns/channel/bundle`.
     pub id: String,
     /// Constraints on it.
-    pub constraints: Vec<Constraint>,
+    pub constraints: Vec<Constraint<O>>,
 }
 
 /// A whole problem; the order of variables is the order anchors are searched in.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Problem {
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem<O = String> {
     /// The variables.
-    pub variables: Vec<Variable>,
+    pub variables: Vec<Variable<O>>,
 }
 
-impl Problem {
+impl<O> Default for Problem<O> {
+    fn default() -> Self {
+        Problem {
+            variables: Vec::new(),
+        }
+    }
+}
+
+impl<O> Problem<O> {
     /// Add a variable with no constraints; returns its index.
     pub fn add(&mut self, id: impl Into<String>) -> VarIndex {
         self.variables.push(Variable {
@@ -60,46 +74,50 @@ impl Problem {
         self.variables.len() - 1
     }
 
-    /// Add a constraint with OLM's default sentence for its kind.
-    pub fn constrain(&mut self, subject: VarIndex, kind: ConstraintKind) {
-        let message = self.default_message(subject, &kind);
-        self.variables[subject]
-            .constraints
-            .push(Constraint { kind, message });
-    }
-
-    /// Add a constraint with a custom sentence.
+    /// Add a constraint with its origin.
     pub fn constrain_with(
         &mut self,
         subject: VarIndex,
         kind: ConstraintKind,
-        message: impl Into<String>,
+        origin: impl Into<O>,
     ) {
         self.variables[subject].constraints.push(Constraint {
             kind,
-            message: message.into(),
+            origin: origin.into(),
         });
+    }
+
+    /// The identifier of variable `i` (`?` when there is none).
+    pub fn id(&self, i: VarIndex) -> &str {
+        self.variables.get(i).map(|v| v.id.as_str()).unwrap_or("?")
     }
 
     /// OLM's default `String()` of each constraint kind.
     pub fn default_message(&self, subject: VarIndex, kind: &ConstraintKind) -> String {
-        let id = |i: VarIndex| self.variables.get(i).map(|v| v.id.as_str()).unwrap_or("?");
-        let s = id(subject);
+        let s = self.id(subject);
+        let list = |ds: &[VarIndex]| {
+            ds.iter()
+                .map(|&d| self.id(d))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         match kind {
             ConstraintKind::Mandatory => format!("{s} is mandatory"),
             ConstraintKind::Prohibited => format!("{s} is prohibited"),
             ConstraintKind::Dependency(ds) if ds.is_empty() => {
                 format!("{s} has a dependency without any candidates to satisfy it")
             }
-            ConstraintKind::Dependency(ds) => format!(
-                "{s} requires at least one of {}",
-                ds.iter().map(|&d| id(d)).collect::<Vec<_>>().join(", ")
-            ),
-            ConstraintKind::Conflict(o) => format!("{s} conflicts with {}", id(*o)),
-            ConstraintKind::AtMost(n, ids) => format!(
-                "{s} permits at most {n} of {}",
-                ids.iter().map(|&d| id(d)).collect::<Vec<_>>().join(", ")
-            ),
+            ConstraintKind::Dependency(ds) => format!("{s} requires at least one of {}", list(ds)),
+            ConstraintKind::Conflict(o) => format!("{s} conflicts with {}", self.id(*o)),
+            ConstraintKind::AtMost(n, ids) => format!("{s} permits at most {n} of {}", list(ids)),
         }
+    }
+}
+
+impl Problem<String> {
+    /// Add a constraint with OLM's default sentence for its kind.
+    pub fn constrain(&mut self, subject: VarIndex, kind: ConstraintKind) {
+        let message = self.default_message(subject, &kind);
+        self.constrain_with(subject, kind, message);
     }
 }

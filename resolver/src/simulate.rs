@@ -6,6 +6,7 @@
 use olmsat_encoding::location::Location;
 use serde::Serialize;
 
+use crate::behind::{behind, Behind};
 use crate::cluster::{InstalledCsv, Subscription};
 use crate::resolve::{self, Cause, Input, Operator, Options, Outcome};
 
@@ -73,6 +74,10 @@ pub struct NamespaceEnd {
     /// What to do about the error, when olmsat knows.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
+    /// When it converged: the Subscriptions whose installed CSV stays
+    /// behind its channel's head, and why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub behind: Vec<Behind>,
 }
 
 /// The timeline of a simulation.
@@ -105,6 +110,7 @@ pub fn simulate(mut input: Input, options: Options, max_steps: usize) -> Timelin
             message: None,
             causes: Vec::new(),
             hint: None,
+            behind: Vec::new(),
         };
         for _ in 0..max_steps {
             match resolve::resolve(&input, &ns, options) {
@@ -121,9 +127,12 @@ pub fn simulate(mut input: Input, options: Options, max_steps: usize) -> Timelin
                         end.message = r.outcome.message();
                         break;
                     }
-                    Outcome::Resolved { operators, .. } => {
+                    Outcome::Resolved {
+                        operators, stays, ..
+                    } => {
                         if operators.is_empty() {
                             end.status = End::Converged;
+                            end.behind = behind(&input, &ns, &operators, &stays);
                             break;
                         }
                         // OLM: any Subscription of the namespace with manual

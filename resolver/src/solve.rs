@@ -142,9 +142,9 @@ impl<B: SatBackend> Encoded<B> {
     }
 }
 
-/// Solve `problem` with `backend`.
-pub fn solve<B: SatBackend>(
-    problem: &Problem,
+/// Solve `problem` with `backend`. The constraints' origins play no part.
+pub fn solve<O, B: SatBackend>(
+    problem: &Problem<O>,
     backend: B,
     options: SolveOptions,
 ) -> Result<Solution, SolveError> {
@@ -298,8 +298,8 @@ struct Guess {
 }
 
 /// OLM's breadth-first preference search (`solver/search.go`).
-fn preference_search<B: SatBackend>(
-    problem: &Problem,
+fn preference_search<O, B: SatBackend>(
+    problem: &Problem<O>,
     enc: &mut Encoded<B>,
     base: &[Lit],
     model: &mut Vec<bool>,
@@ -416,7 +416,7 @@ mod tests {
                     .iter()
                     .map(|c| {
                         p.variables[c.variable].constraints[c.constraint]
-                            .message
+                            .origin
                             .clone()
                     })
                     .collect();

@@ -62,27 +62,32 @@ fn objects(ns: &str, n: &Ns) -> Vec<String> {
     out
 }
 
-/// A copy of an etcd CSV in `ns`, as OLM writes it.
-fn copy(ns: &str, csv: usize, by_label: bool) -> String {
-    let marker = if by_label {
-        "  labels: {olm.copiedFrom: alpha}\n".to_owned()
-    } else {
-        String::new()
+/// How OLM marks a copy (OLM's `IsCopied`): 0 the label `olm.copiedFrom`,
+/// 1 `status.reason: Copied`, 2 only the annotation `olm.operatorNamespace`
+/// naming the namespace of the original (a copy OLM has not labelled yet).
+const MARKERS: u8 = 3;
+
+/// A copy of an etcd CSV in `ns`, as OLM writes it, marked by `marker`.
+fn copy(ns: &str, csv: usize, marker: u8) -> String {
+    let metadata = match marker {
+        0 => "  labels: {olm.copiedFrom: operators}\n",
+        2 => "  annotations: {olm.operatorNamespace: operators}\n",
+        _ => "",
     };
-    let status = if by_label {
-        ""
-    } else {
+    let status = if marker == 1 {
         "status: {reason: Copied}\n"
+    } else {
+        ""
     };
     format!(
-        "apiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\nmetadata:\n  name: {}\n  namespace: {ns}\n{marker}spec:\n  version: 0.6.1\n  customresourcedefinitions:\n    owned:\n    - {{name: etcdclusters.etcd.database.coreos.com, version: v1beta2, kind: EtcdCluster}}\n{status}",
+        "apiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\nmetadata:\n  name: {}\n  namespace: {ns}\n{metadata}spec:\n  version: 0.6.1\n  customresourcedefinitions:\n    owned:\n    - {{name: etcdclusters.etcd.database.coreos.com, version: v1beta2, kind: EtcdCluster}}\n{status}",
         INSTALLED[csv]
     )
 }
 
 /// The copies to write: one per namespace and CSV name (a Kubernetes object
 /// is one per kind, namespace and name).
-fn distinct(copies: &[(usize, usize, bool)]) -> Vec<(usize, usize, bool)> {
+fn distinct(copies: &[(usize, usize, u8)]) -> Vec<(usize, usize, u8)> {
     let mut seen = std::collections::BTreeSet::new();
     copies
         .iter()
@@ -146,12 +151,12 @@ proptest! {
     #[test]
     fn copies_never_change_an_answer(
         spaces in proptest::collection::vec(ns_strategy(), NAMESPACES.len()),
-        copies in proptest::collection::vec((0..NAMESPACES.len(), 0..INSTALLED.len(), any::<bool>()), 0..6),
+        copies in proptest::collection::vec((0..NAMESPACES.len(), 0..INSTALLED.len(), 0..MARKERS), 0..6),
     ) {
         let copies = distinct(&copies);
         let mut docs: Vec<String> = NAMESPACES.iter().zip(&spaces).flat_map(|(ns, n)| objects(ns, n)).collect();
         let without = input(ClusterState::from_yaml("c.yaml", &stream(&docs)).expect("parsed"));
-        docs.extend(copies.iter().map(|&(ns, csv, label)| copy(NAMESPACES[ns], csv, label)));
+        docs.extend(copies.iter().map(|&(ns, csv, marker)| copy(NAMESPACES[ns], csv, marker)));
         let with = input(ClusterState::from_yaml("c.yaml", &stream(&docs)).expect("parsed"));
         prop_assert_eq!(with.cluster.copied.len(), copies.len());
         prop_assert_eq!(answers(&with), answers(&without));
@@ -174,11 +179,11 @@ proptest! {
     #[test]
     fn a_list_holds_what_its_documents_hold(
         spaces in proptest::collection::vec(ns_strategy(), NAMESPACES.len()),
-        copies in proptest::collection::vec((0..NAMESPACES.len(), 0..INSTALLED.len(), any::<bool>()), 0..3),
+        copies in proptest::collection::vec((0..NAMESPACES.len(), 0..INSTALLED.len(), 0..MARKERS), 0..3),
     ) {
         let copies = distinct(&copies);
         let mut docs: Vec<String> = NAMESPACES.iter().zip(&spaces).flat_map(|(ns, n)| objects(ns, n)).collect();
-        docs.extend(copies.iter().map(|&(ns, csv, label)| copy(NAMESPACES[ns], csv, label)));
+        docs.extend(copies.iter().map(|&(ns, csv, marker)| copy(NAMESPACES[ns], csv, marker)));
         let a = ClusterState::from_yaml("c.yaml", &stream(&docs)).expect("stream");
         let b = ClusterState::from_yaml("c.yaml", &list(&docs)).expect("list");
         prop_assert_eq!(a.subscriptions.len(), b.subscriptions.len());

@@ -3,6 +3,8 @@
 //! its channel, every requirement of every chosen bundle met by a chosen bundle, at
 //! most one bundle per package and one provider per API. A resolved answer must
 //! pass; an unsatisfiable one is confirmed by trying every set of bundles.
+//! Some bundles carry the legacy `olm.deprecated` property: never chosen, and
+//! named in OLM's message by their full identifier.
 
 use olmsat_catalog::load::load_bytes;
 use olmsat_catalog::model::Model;
@@ -17,6 +19,7 @@ struct B {
     idx: usize,
     provides: Vec<usize>,
     requires: Vec<usize>,
+    deprecated: bool,
 }
 
 fn name(b: &B) -> String {
@@ -51,6 +54,9 @@ fn catalog_text(pkgs: usize, bundles: &[B]) -> String {
             for g in &b.requires {
                 props.push(json!({"type": "olm.gvk.required", "value": {"group": "g", "version": "v1", "kind": format!("K{g}")}}));
             }
+            if b.deprecated {
+                props.push(json!({"type": "olm.deprecated", "value": {}}));
+            }
             out.push_str(&json!({"schema": "olm.bundle", "name": name(b), "package": format!("p{p}"), "image": "quay.io/x/y:1", "properties": props}).to_string());
         }
     }
@@ -60,6 +66,9 @@ fn catalog_text(pkgs: usize, bundles: &[B]) -> String {
 /// The independent model: is `chosen` (indices into `bundles`) a valid install set?
 fn valid(bundles: &[B], subs: &[usize], chosen: &[usize]) -> bool {
     let pick = |i: &usize| &bundles[*i];
+    if chosen.iter().any(|i| pick(i).deprecated) {
+        return false;
+    }
     for &s in subs {
         if chosen.iter().filter(|i| pick(i).pkg == s).count() != 1 {
             return false;
@@ -93,6 +102,7 @@ fn arb_world() -> impl Strategy<Value = (usize, Vec<B>, Vec<usize>)> {
                 0..pkgs,
                 prop::collection::vec(0usize..3, 0..2),
                 prop::collection::vec(0usize..3, 0..2),
+                prop::bool::weighted(0.2),
             );
             (
                 Just(pkgs),
@@ -104,7 +114,7 @@ fn arb_world() -> impl Strategy<Value = (usize, Vec<B>, Vec<usize>)> {
             let mut counts = vec![0usize; pkgs];
             let bundles = raw
                 .into_iter()
-                .map(|(pkg, provides, requires)| {
+                .map(|(pkg, provides, requires, deprecated)| {
                     let idx = counts[pkg];
                     counts[pkg] += 1;
                     B {
@@ -112,6 +122,7 @@ fn arb_world() -> impl Strategy<Value = (usize, Vec<B>, Vec<usize>)> {
                         idx,
                         provides,
                         requires,
+                        deprecated,
                     }
                 })
                 .collect::<Vec<_>>();
@@ -161,6 +172,15 @@ proptest! {
             }
             Outcome::Unsatisfiable { constraints, .. } => {
                 prop_assert!(!constraints.is_empty());
+                // OLM names a deprecated bundle by its identifier.
+                for c in constraints.iter().filter(|c| c.ends_with(" is deprecated")) {
+                    let id = c.trim_start_matches("bundle ").trim_end_matches(" is deprecated");
+                    let bundle = id.strip_prefix("cat/ns/stable/");
+                    prop_assert!(
+                        bundle.is_some_and(|n| bundles.iter().any(|b| b.deprecated && name(b) == n)),
+                        "{c:?} does not name a deprecated bundle by its identifier"
+                    );
+                }
                 let n = bundles.len();
                 for bits in 0u32..(1 << n) {
                     let chosen: Vec<usize> = (0..n).filter(|i| bits & (1 << i) != 0).collect();

@@ -5,9 +5,9 @@ use std::time::Duration;
 
 use olmsat_catalog::Location;
 use olmsat_resolver::{
-    dangling, join_messages, missing_catalogs, namespaces, resolve, CatalogInput, Cause,
-    ClusterFileError, ClusterState, Dangling, End, Input, Operator, Options, Outcome, Reason,
-    Resolution, Subscription, SubscriptionNode,
+    behind, dangling, join_messages, missing_catalogs, namespaces, resolve, Behind, CatalogInput,
+    Cause, ClusterFileError, ClusterState, Dangling, End, Input, Operator, Options, Outcome,
+    Reason, Resolution, Subscription, SubscriptionNode,
 };
 use serde::Serialize;
 
@@ -382,6 +382,9 @@ struct NamespaceAnswer {
     namespace: String,
     /// The resolution, or OLM's error with olmsat's hint.
     result: Result<Resolution, (String, Option<String>)>,
+    /// When it resolved: the Subscriptions that stay behind their
+    /// channel's head, and why.
+    behind: Vec<Behind>,
 }
 
 impl NamespaceAnswer {
@@ -443,6 +446,8 @@ struct NamespaceJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     hint: Option<&'a str>,
     operators: &'a [Operator],
+    #[serde(skip_serializing_if = "<[Behind]>::is_empty")]
+    behind: &'a [Behind],
     #[serde(skip_serializing_if = "Vec::is_empty")]
     warnings: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -507,9 +512,20 @@ fn run_resolve(
         .map(|ns| {
             let result = timed("resolve", || resolve(input, &ns, options))
                 .map_err(|e| (e.to_string(), e.hint()));
+            let behind = match &result {
+                Ok(Resolution {
+                    outcome:
+                        Outcome::Resolved {
+                            operators, stays, ..
+                        },
+                    ..
+                }) => timed("behind", || behind(input, &ns, operators, stays)),
+                _ => Vec::new(),
+            };
             NamespaceAnswer {
                 namespace: ns,
                 result,
+                behind,
             }
         })
         .collect();
@@ -548,6 +564,7 @@ fn run_resolve(
                     causes: a.causes(),
                     hint: a.hint(),
                     operators: a.operators(),
+                    behind: &a.behind,
                     warnings: warnings_of(&prepared.dangling, &a.namespace),
                     explanation: a.result.as_ref().ok().map(Explanation::of),
                 })
@@ -601,7 +618,9 @@ fn print_namespace(a: &NamespaceAnswer, warnings: &[String], explain: bool) {
             }
         }
         Ok(r) => match &r.outcome {
-            Outcome::Resolved { operators, reasons } => {
+            Outcome::Resolved {
+                operators, reasons, ..
+            } => {
                 if operators.is_empty() {
                     outln!("namespace {ns}: resolved, nothing to install or upgrade");
                 } else {
@@ -626,6 +645,7 @@ fn print_namespace(a: &NamespaceAnswer, warnings: &[String], explain: bool) {
                         o.version
                     );
                 }
+                print_behind(&a.behind, "  ");
                 if explain {
                     for r in reasons {
                         outln!("\n{}", r.id);
@@ -662,6 +682,16 @@ fn print_namespace(a: &NamespaceAnswer, warnings: &[String], explain: bool) {
     }
     for w in warnings {
         outln!("  warning: {w}");
+    }
+}
+
+/// One line per Subscription that stays behind, each followed by its hint.
+fn print_behind(behind: &[Behind], indent: &str) {
+    for b in behind {
+        outln!("{indent}stays behind: {}", b.line());
+        if let Some(h) = &b.hint {
+            outln!("{indent}  hint: {h}");
+        }
     }
 }
 
@@ -719,10 +749,9 @@ fn print_tree(tree: &[SubscriptionNode]) {
 /// What makes candidates fail alike: their requirements' needs and
 /// providers, and how they are ruled out (with their own names taken out).
 fn candidate_key(c: &olmsat_resolver::CandidateNode) -> String {
-    let name = c.id.rsplit('/').next().unwrap_or(&c.id);
     let mut key = String::new();
     for why in &c.ruled_out {
-        key.push_str(&why.replace(name, "{}"));
+        key.push_str(&why.replace(&c.id, "{id}").replace(&c.bundle, "{}"));
         key.push('\n');
     }
     for r in &c.requirements {
@@ -874,10 +903,13 @@ fn run_simulate(
                 let ns = &end.namespace;
                 let message = end.message.as_deref().unwrap_or_default();
                 match end.status {
-                    End::Converged => outln!(
-                        "namespace {ns}: converged after {} step(s)",
-                        timeline.steps.iter().filter(|s| &s.namespace == ns).count()
-                    ),
+                    End::Converged => {
+                        outln!(
+                            "namespace {ns}: converged after {} step(s)",
+                            timeline.steps.iter().filter(|s| &s.namespace == ns).count()
+                        );
+                        print_behind(&end.behind, "  ");
+                    }
                     End::Limit => outln!(
                         "namespace {ns}: stopped after {max_steps} step(s) without converging"
                     ),

@@ -31,7 +31,7 @@ use serde::Serialize;
 use crate::channels::ChannelError;
 use crate::export::json::PathStep;
 use crate::upgrade::{OlmEnd, StartError};
-use olmsat_catalog::Catalog;
+use olmsat_catalog::{Catalog, Model};
 use olmsat_encoding::Location;
 
 pub use why::{JsonBlocked, JsonElsewhere, JsonEntry, JsonLead, JsonWhy};
@@ -170,6 +170,14 @@ pub struct ChannelPath {
     pub heading: ChannelHeading,
     /// The answer as text, after the channel's heading and notes.
     pub body: String,
+    /// The line saying how OLM v0's walk ends (`reaches the head … in 2
+    /// steps`, `dead end: OLM v0 offers no upgrade from the start`, …);
+    /// empty for a shortest path or every path.
+    pub summary: String,
+    /// The reasons the text gives when the target is not reached, each as
+    /// its line says it (without the indentation), in the text's order;
+    /// the other channels that hold the start are in `json.why`.
+    pub reasons: Vec<String>,
     /// The answer as data.
     pub json: JsonPath,
     /// Whether the target was reached.
@@ -285,7 +293,15 @@ pub(crate) fn end_word(end: OlmEnd) -> &'static str {
 /// Answer `query` about `catalog`: in the channels the query names, or the
 /// channels holding the start when the default channel does not.
 pub fn answer(catalog: &Catalog, query: &PathQuery) -> PathAnswer {
-    let ask = plan::Ask { catalog, query };
+    answer_in(catalog.model(), query)
+}
+
+/// [`answer`] over a catalog's model (as the resolver holds catalogs).
+pub fn answer_in(model: &Model, query: &PathQuery) -> PathAnswer {
+    let ask = plan::Ask {
+        catalog: model,
+        query,
+    };
     let plan = plan::plan(&ask);
     let mut out = PathAnswer {
         package: query.package.clone(),

@@ -3,13 +3,13 @@
 
 use crate::channels::ChannelGraphs;
 use crate::upgrade::{ChannelGraph, Presence, Start, StartError, StartMatch};
-use olmsat_catalog::Catalog;
+use olmsat_catalog::Model;
 
 use super::{end_word, JsonElsewhere, PathQuery};
 
-/// One `path` question: the catalog and the query.
+/// One `path` question: the catalog's model and the query.
 pub(crate) struct Ask<'a> {
-    pub(crate) catalog: &'a Catalog,
+    pub(crate) catalog: &'a Model,
     pub(crate) query: &'a PathQuery,
 }
 
@@ -111,9 +111,8 @@ fn holds(ask: &Ask<'_>, channel: &str, mentioned: bool) -> bool {
 }
 
 /// The real channels of the package (none when it is unknown).
-fn channel_names(catalog: &Catalog, package: &str) -> Vec<String> {
+fn channel_names(catalog: &Model, package: &str) -> Vec<String> {
     catalog
-        .model()
         .packages()
         .iter()
         .find(|p| p.name == package)

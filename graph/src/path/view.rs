@@ -86,6 +86,8 @@ pub(crate) fn answer(
         target,
         explicit_target: query.to.is_some(),
         out: String::new(),
+        summary: String::new(),
+        reasons: Vec::new(),
     };
     let mut json = JsonPath {
         package: package.name.clone(),
@@ -131,6 +133,8 @@ pub(crate) fn answer(
     Ok(ChannelPath {
         heading,
         body: view.out,
+        summary: view.summary,
+        reasons: view.reasons,
         json,
         reached,
     })
@@ -154,6 +158,10 @@ struct View<'g, 'm> {
     explicit_target: bool,
     /// The text answer.
     out: String,
+    /// The line saying how the path ends.
+    summary: String,
+    /// The reason lines of the text, without their indentation.
+    reasons: Vec<String>,
 }
 
 impl View<'_, '_> {
@@ -186,10 +194,11 @@ impl View<'_, '_> {
         }
     }
 
-    /// Write reason lines.
+    /// Write reason lines, and keep them as reasons.
     fn say(&mut self, lines: &[String]) {
         for l in lines {
             self.line(l);
+            self.reasons.push(l.trim_start().to_owned());
         }
     }
 
@@ -232,12 +241,14 @@ impl View<'_, '_> {
         self.line(&heading);
         self.steps(&path.steps, "");
         let summary = path.summary(g);
-        match (reached, path.end, self.target) {
+        self.summary = match (reached, path.end, self.target) {
             (false, OlmEnd::Head, Some(t)) => {
-                self.line(&format!("does not pass {}; {summary}", g.node(t).name));
+                format!("does not pass {}; {summary}", g.node(t).name)
             }
-            _ => self.line(&summary),
-        }
+            _ => summary,
+        };
+        let summary = self.summary.clone();
+        self.line(&summary);
         if let (false, OlmEnd::Head) = (reached, path.end) {
             end = "missesTarget";
             if !self.explain_unreachable(&mut why) {
@@ -246,7 +257,7 @@ impl View<'_, '_> {
                     "  {} can be reached over the graph (--shortest shows how), but OLM v0 passes it by: each time it takes the first candidate on the head's replaces chain",
                     self.target_words()
                 );
-                self.line(&line);
+                self.say(&[line]);
             }
         }
         if path.end == OlmEnd::DeadEnd {
@@ -264,19 +275,21 @@ impl View<'_, '_> {
                     g.node(h).name,
                     g.channel().name
                 );
-                self.line(&line);
+                self.say(&[line]);
             } else {
                 if path.steps.is_empty() && !others.is_empty() {
                     let bundle = is_bundle(&self.start);
                     why.not_in_channel = bundle;
-                    let mut lines = Vec::new();
                     if bundle {
-                        lines.push(format!(
+                        let line = format!(
                             "  {} is not in channel {}",
                             self.start.label(),
                             g.channel().name
-                        ));
+                        );
+                        self.say(&[line]);
                     }
+                    // Where else to go: in the JSON as `otherChannels`.
+                    let mut lines = Vec::new();
                     let where_ = if bundle {
                         "it is in"
                     } else {
@@ -294,7 +307,9 @@ impl View<'_, '_> {
                             o.channel, o.channel
                         ));
                     }
-                    self.say(&lines);
+                    for l in &lines {
+                        self.line(l);
+                    }
                     why.other_channels = others;
                 }
                 let lines = why::stuck(g, &at, &mut why);

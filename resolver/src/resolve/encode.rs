@@ -1,22 +1,27 @@
 //! The encoding: OLM's variables (`getBundleVariables`, the subscription and
-//! invariant constraints) with their messages, built over the catalog world
-//! and handed to the solver as a [`Problem`].
+//! invariant constraints), each constraint with its typed origin and each
+//! variable with what it stands for, built over the catalog world and handed
+//! to the solver as a [`Problem`].
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use olmsat_catalog::property::{Gvk, PropertyValue};
 
+use super::origin::{
+    BundleRef, Encoded, Interner, Missing, NoCandidates, Origin, Requirement, Subject,
+};
 use super::world::{sort_channel, World};
-use super::ResolveError;
+use super::{ResolveError, UnseenProvider};
 use crate::cluster::Subscription;
 use crate::entry::EntryId;
 use crate::predicate::{self, Predicate, PredicateKey};
-use crate::problem::{ConstraintKind, Problem, VarIndex};
+use crate::problem::{ConstraintKind, Problem};
 
 /// A variable under construction.
 struct Var {
     id: String,
-    constraints: Vec<(Kind, String)>,
+    subject: Subject,
+    constraints: Vec<(Kind, Origin)>,
 }
 
 /// A constraint whose other variables are builder handles (indices into
@@ -35,37 +40,11 @@ pub(super) struct Builder<'w> {
     /// package usually share their requirements.
     candidates: HashMap<(PredicateKey, usize), Vec<EntryId>>,
     vars: Vec<Var>,
+    /// Each variable by its identifier.
     by_id: HashMap<String, usize>,
     /// The variable of each entry that has one.
     entry_var: HashMap<EntryId, usize>,
     visited: BTreeSet<EntryId>,
-    /// Candidates of a subscription with an installed CSV: the CSV they replace.
-    replaces: HashMap<usize, String>,
-    /// What explanations need beyond the sentences, by (variable id, sentence).
-    notes: Notes,
-}
-
-/// What the explanations need to know beyond the constraints' sentences.
-#[derive(Debug, Default)]
-pub(super) struct Notes {
-    /// Each requirement, by (variable id, sentence).
-    pub(super) requirements: HashMap<(String, String), RequirementNote>,
-    /// What to do about each invalid Subscription, by its name.
-    pub(super) subscription_hints: HashMap<String, String>,
-}
-
-/// A requirement beyond its sentence.
-#[derive(Debug, Clone, Default)]
-pub(super) struct RequirementNote {
-    /// What it asks for, in short.
-    pub(super) needs: String,
-    /// Bundles that meet it but that OLM never offers (skipped by another
-    /// entry of their channel); listed only when nothing else meets it.
-    pub(super) skipped: Vec<String>,
-    /// Bundles that meet it in catalogs the namespace does not see:
-    /// (bundle, catalog, the catalog's namespace); listed only when nothing
-    /// else meets it.
-    pub(super) unseen: Vec<(String, String, String)>,
 }
 
 impl<'w> Builder<'w> {
@@ -78,17 +57,18 @@ impl<'w> Builder<'w> {
             by_id: HashMap::new(),
             entry_var: HashMap::new(),
             visited: BTreeSet::new(),
-            replaces: HashMap::new(),
-            notes: Notes::default(),
         }
     }
 
-    fn var(&mut self, id: &str) -> usize {
+    /// The variable with identifier `id`, made to stand for `subject` if
+    /// there is none yet.
+    fn var(&mut self, id: &str, subject: impl FnOnce() -> Subject) -> usize {
         if let Some(&v) = self.by_id.get(id) {
             return v;
         }
         self.vars.push(Var {
             id: id.to_owned(),
+            subject: subject(),
             constraints: Vec::new(),
         });
         self.by_id.insert(id.to_owned(), self.vars.len() - 1);
@@ -100,7 +80,14 @@ impl<'w> Builder<'w> {
             return v;
         }
         let id = self.w.id(e);
-        let v = self.var(&id);
+        let en = &self.w.entries[e];
+        let bundle = BundleRef {
+            entry: e,
+            name: en.name.clone(),
+            catalog: self.w.catalogs[en.catalog].key.clone(),
+            channel: en.channel.clone(),
+        };
+        let v = self.var(&id, || Subject::Bundle(bundle));
         self.entry_var.insert(e, v);
         v
     }
@@ -117,41 +104,39 @@ impl<'w> Builder<'w> {
                 continue;
             }
             let var = self.entry_var(e);
-            let (name, existing, deprecated, predicates) = {
+            let (name, existing, deprecated, requirements) = {
                 let en = &self.w.entries[e];
                 (
                     en.name.clone(),
                     en.catalog == self.w.existing,
                     en.deprecated(),
-                    predicate::for_properties(en)?,
+                    predicate::requirements(en)?,
                 )
             };
             let mut constraints = Vec::new();
             if existing && !subscribed.contains(&name) {
-                constraints.push((
-                    Kind::Mandatory,
-                    format!("clusterserviceversion {name} exists and is not referenced by a subscription"),
-                ));
+                constraints.push((Kind::Mandatory, Origin::Unreferenced { csv: name.clone() }));
             }
             if deprecated {
-                constraints.push((Kind::Prohibited, format!("bundle {name} is deprecated")));
+                constraints.push((Kind::Prohibited, Origin::Deprecated));
             }
-            for d in predicates {
-                let candidates = self.dependency_candidates(e, &d)?;
-                let message = format!("bundle {name} requires an operator {d}");
-                let mut note = RequirementNote {
-                    needs: d.brief(),
-                    ..RequirementNote::default()
+            for r in requirements {
+                let candidates = self.dependency_candidates(e, &r.predicate)?;
+                let (skipped, unseen) = if candidates.is_empty() {
+                    self.never_offered(&r.predicate)?
+                } else {
+                    (Vec::new(), Vec::new())
                 };
-                if candidates.is_empty() {
-                    (note.skipped, note.unseen) = self.never_offered(&d)?;
-                }
-                self.notes
-                    .requirements
-                    .insert((self.vars[var].id.clone(), message.clone()), note);
+                let origin = Origin::Requirement(Box::new(Requirement {
+                    bundle: name.clone(),
+                    property: r.property,
+                    predicate: r.predicate,
+                    skipped,
+                    unseen,
+                }));
                 let vars: Vec<usize> = candidates.iter().map(|&c| self.entry_var(c)).collect();
                 stack.extend(candidates);
-                constraints.push((Kind::Dependency(vars), message));
+                constraints.push((Kind::Dependency(vars), origin));
             }
             self.vars[var].constraints.extend(constraints);
         }
@@ -181,11 +166,10 @@ impl<'w> Builder<'w> {
     /// The bundles that meet `d` but are not candidates: skipped entries of
     /// the catalogs the namespace sees, and entries of catalogs it does not
     /// see (with the catalog and its namespace). Sorted.
-    #[allow(clippy::type_complexity)]
     fn never_offered(
         &mut self,
         d: &Predicate,
-    ) -> Result<(Vec<String>, Vec<(String, String, String)>), ResolveError> {
+    ) -> Result<(Vec<String>, Vec<UnseenProvider>), ResolveError> {
         let mut skipped = BTreeSet::new();
         for x in self.w.pool(d) {
             let en = &self.w.entries[x];
@@ -208,7 +192,15 @@ impl<'w> Builder<'w> {
                 }
             }
         }
-        Ok((skipped.into_iter().collect(), unseen.into_iter().collect()))
+        let unseen = unseen
+            .into_iter()
+            .map(|(bundle, catalog, namespace)| UnseenProvider {
+                bundle,
+                catalog,
+                namespace,
+            })
+            .collect();
+        Ok((skipped.into_iter().collect(), unseen))
     }
 
     fn find_candidates(
@@ -262,7 +254,7 @@ impl<'w> Builder<'w> {
                         .copied()
                         .filter(|&x| self.w.entries[x].package == p)
                         .collect();
-                    sort_channel(&self.w.entries, &members).map_err(ResolveError::Channel)?
+                    sort_channel(&self.w.entries, &members)?
                 } else {
                     self.w.sorted_channel(&(ci, p, ch))?
                 };
@@ -312,38 +304,49 @@ impl<'w> Builder<'w> {
                 entries.push(x);
             }
         }
-        let invalid = if nall == 0 {
-            Some(format!(
-                "no operators found from catalog {} in namespace {} referenced by subscription {}",
-                sub.source, sub.source_namespace, sub.name
-            ))
+        let missing = if nall == 0 {
+            Some(Missing::Catalog {
+                source: sub.source.clone(),
+                source_namespace: sub.source_namespace.clone(),
+            })
         } else if npkg == 0 {
-            Some(format!(
-                "no operators found in package {} in the catalog referenced by subscription {}",
-                sub.package, sub.name
-            ))
+            Some(Missing::Package {
+                package: sub.package.clone(),
+            })
         } else if nch == 0 {
-            Some(format!(
-                "no operators found in channel {} of package {} in the catalog referenced by subscription {}",
-                sub.channel, sub.package, sub.name
-            ))
+            Some(Missing::Channel {
+                package: sub.package.clone(),
+                channel: sub.channel.clone(),
+            })
         } else if ncsv == 0 {
-            Some(format!(
-                "no operators found with name {} in channel {} of package {} in the catalog referenced by subscription {}",
-                sub.starting_csv, sub.channel, sub.package, sub.name
-            ))
+            Some(Missing::StartingCsv {
+                package: sub.package.clone(),
+                channel: sub.channel.clone(),
+                csv: sub.starting_csv.clone(),
+            })
         } else {
             None
         };
-        if let Some(reason) = invalid {
-            if let Some(hint) = self.invalid_subscription_hint(sub, cat, npkg, nch) {
-                self.notes.subscription_hints.insert(sub.name.clone(), hint);
-            }
-            let v = self.var(&sub_id);
+        let subject = || Subject::Subscription {
+            name: sub.name.clone(),
+            package: sub.package.clone(),
+        };
+        let exists = || Origin::Subscription {
+            name: sub.name.clone(),
+        };
+        if let Some(missing) = missing {
+            let hint = self.invalid_subscription_hint(sub, cat, npkg, nch);
+            let v = self.var(&sub_id, subject);
             let v = &mut self.vars[v];
-            v.constraints
-                .push((Kind::Mandatory, format!("subscription {} exists", sub.name)));
-            v.constraints.push((Kind::Prohibited, reason));
+            v.constraints.push((Kind::Mandatory, exists()));
+            v.constraints.push((
+                Kind::Prohibited,
+                Origin::NoCandidates(Box::new(NoCandidates {
+                    subscription: sub.name.clone(),
+                    missing,
+                    hint,
+                })),
+            ));
             return Ok(());
         }
         // Default channel first, then channels by name; each in OLM's channel order.
@@ -357,7 +360,7 @@ impl<'w> Builder<'w> {
         }
         let mut sorted = Vec::new();
         for members in groups.values() {
-            sorted.extend(sort_channel(&self.w.entries, members).map_err(ResolveError::Channel)?);
+            sorted.extend(sort_channel(&self.w.entries, members)?);
         }
         if let Some(cur) = current {
             let cur_entry = self.w.entries[cur].clone();
@@ -381,40 +384,21 @@ impl<'w> Builder<'w> {
         }
         if let Some(cur) = current {
             let cur_var = self.entry_var(cur);
-            let cur_name = self.w.entries[cur].name.clone();
+            let installed = self.w.entries[cur].name.clone();
             for &d in &deps {
-                let msg = format!(
-                    "{} conflicts with {}",
-                    self.vars[d].id, self.vars[cur_var].id
-                );
-                self.vars[d]
-                    .constraints
-                    .push((Kind::Conflict(cur_var), msg));
-                self.replaces.insert(d, cur_name.clone());
+                self.vars[d].constraints.push((
+                    Kind::Conflict(cur_var),
+                    Origin::Upgrade {
+                        installed: installed.clone(),
+                    },
+                ));
             }
             deps.push(cur_var);
         }
-        let msg = {
-            let names: Vec<&str> = deps.iter().map(|&d| self.vars[d].id.as_str()).collect();
-            match names.len() {
-                0 => format!(
-                    "no operators found matching the criteria of subscription {}",
-                    sub.name
-                ),
-                1 => format!("subscription {} requires {}", sub.name, names[0]),
-                n => format!(
-                    "subscription {} requires at least one of {} or {}",
-                    sub.name,
-                    names[..n - 1].join(", "),
-                    names[n - 1]
-                ),
-            }
-        };
-        let v = self.var(&sub_id);
+        let v = self.var(&sub_id, subject);
         let v = &mut self.vars[v];
-        v.constraints
-            .push((Kind::Mandatory, format!("subscription {} exists", sub.name)));
-        v.constraints.push((Kind::Dependency(deps), msg));
+        v.constraints.push((Kind::Mandatory, exists()));
+        v.constraints.push((Kind::Dependency(deps), exists()));
         Ok(())
     }
 
@@ -535,43 +519,30 @@ impl<'w> Builder<'w> {
                 }
             }
         }
-        let add = |b: &mut Self, name: String, mut vs: Vec<usize>, one: String, provide: &str| {
+        let add = |b: &mut Self, id: String, mut vs: Vec<usize>, origin: Origin| {
             vs.sort_by(|a, c| b.vars[*a].id.cmp(&b.vars[*c].id));
             vs.dedup();
             if vs.len() < 2 {
                 return;
             }
-            let ids: Vec<&str> = vs.iter().map(|&v| b.vars[v].id.as_str()).collect();
-            let n = ids.len();
-            let msg = format!("{} and {} {provide}", ids[..n - 1].join(", "), ids[n - 1]);
-            let v = b.var(&name);
-            b.vars[v].constraints.push((Kind::Mandatory, one));
-            b.vars[v].constraints.push((Kind::AtMost(1, vs), msg));
+            let v = b.var(&id, || Subject::Invariant);
+            b.vars[v]
+                .constraints
+                .push((Kind::Mandatory, origin.clone()));
+            b.vars[v].constraints.push((Kind::AtMost(1, vs), origin));
         };
         for (g, vs) in gvks {
-            let name = format!("{} ({}/{})", g.kind, g.group, g.version);
-            let one = format!("there can be only one provider of {name}");
-            let provide = format!("provide {name}");
-            add(self, name, vs, one, &provide);
+            let id = format!("{} ({}/{})", g.kind, g.group, g.version);
+            add(self, id, vs, Origin::OneProviderPerApi(g));
         }
         for (p, vs) in pkgs {
-            let one = format!("there can be only one operator from package {p}");
-            let provide = format!("originate from package {p}");
-            add(self, p, vs, one, &provide);
+            add(self, p.clone(), vs, Origin::OneBundlePerPackage(p));
         }
     }
 
     /// The solver's problem, variables in identifier order (the search order),
-    /// for each problem variable its entry and the CSV it replaces, and the
-    /// notes for explanations.
-    pub(super) fn into_problem(
-        self,
-    ) -> (
-        Problem,
-        HashMap<VarIndex, EntryId>,
-        HashMap<VarIndex, String>,
-        Notes,
-    ) {
+    /// with what each variable stands for.
+    pub(super) fn into_problem(self) -> Encoded {
         let mut order: Vec<usize> = (0..self.vars.len()).collect();
         order.sort_by(|a, b| self.vars[*a].id.cmp(&self.vars[*b].id));
         let mut new_index = vec![0usize; self.vars.len()];
@@ -579,34 +550,32 @@ impl<'w> Builder<'w> {
             new_index[old] = pos;
         }
         let mut p = Problem::default();
+        let mut subjects = Vec::with_capacity(order.len());
+        let mut vars: Vec<Option<Var>> = self.vars.into_iter().map(Some).collect();
         for &old in &order {
-            let v = &self.vars[old];
-            let vi = p.add(v.id.clone());
-            for (k, msg) in &v.constraints {
+            let Some(v) = vars[old].take() else {
+                continue;
+            };
+            let vi = p.add(v.id);
+            subjects.push(v.subject);
+            for (k, origin) in v.constraints {
                 let kind = match k {
                     Kind::Mandatory => ConstraintKind::Mandatory,
                     Kind::Prohibited => ConstraintKind::Prohibited,
                     Kind::Dependency(ds) => {
                         ConstraintKind::Dependency(ds.iter().map(|&d| new_index[d]).collect())
                     }
-                    Kind::Conflict(o) => ConstraintKind::Conflict(new_index[*o]),
+                    Kind::Conflict(o) => ConstraintKind::Conflict(new_index[o]),
                     Kind::AtMost(n, ids) => {
-                        ConstraintKind::AtMost(*n, ids.iter().map(|&d| new_index[d]).collect())
+                        ConstraintKind::AtMost(n, ids.iter().map(|&d| new_index[d]).collect())
                     }
                 };
-                p.constrain_with(vi, kind, msg.clone());
+                p.constrain_with(vi, kind, origin);
             }
         }
-        let entries = self
-            .entry_var
-            .iter()
-            .map(|(&e, &v)| (new_index[v], e))
-            .collect();
-        let replaces = self
-            .replaces
-            .into_iter()
-            .map(|(v, r)| (new_index[v], r))
-            .collect();
-        (p, entries, replaces, self.notes)
+        Encoded {
+            problem: p,
+            interner: Interner::new(subjects),
+        }
     }
 }

@@ -6,13 +6,17 @@
 //! searched in identifier order, and every list is built in a fixed order.
 //!
 //! The jobs are split: the catalog world (entries, candidates, orders) in
-//! `world`, the encoding into variables and constraints in `encode`, the
-//! explanations of an answer in `explain`; here are the answer's types and
-//! the entry point, generic over the [`SatBackend`].
+//! `world`, the encoding into variables and constraints in `encode`, each
+//! constraint with a typed origin and each variable with what it stands for
+//! (`origin`), the explanations of an answer in `explain` and `causes`, and
+//! the sentences, rendered from the origins, in `render`; here are the
+//! answer's types and the entry point, generic over the [`SatBackend`].
 
 mod causes;
 mod encode;
 mod explain;
+mod origin;
+mod render;
 mod world;
 
 use std::collections::BTreeSet;
@@ -23,13 +27,14 @@ use serde::Serialize;
 
 use crate::cluster::{ClusterState, Subscription};
 use crate::entry::EntryId;
-use crate::predicate;
+use crate::predicate::{self, RequirementProperty};
 use crate::sat::{SatBackend, Varisat};
 use crate::solve::{self, SolveError, SolveOptions, Stats};
 use encode::Builder;
-use explain::{explain_choice, unsat_tree};
-pub use world::sort_channel;
+use explain::{explain_choice, render_tree, unsat_tree};
+use render::{Olm, Readable, Render};
 use world::World;
+pub use world::{sort_channel, ChannelOrderError};
 
 /// A catalog on disk, by name.
 #[derive(Debug)]
@@ -85,6 +90,8 @@ pub struct SubscriptionNode {
 pub struct CandidateNode {
     /// The bundle's variable id.
     pub id: String,
+    /// The bundle's name (its CSV name).
+    pub bundle: String,
     /// The constraints of the answer that rule it out directly (deprecated,
     /// conflicts, one provider per API or package).
     #[serde(rename = "ruledOut", skip_serializing_if = "Vec::is_empty")]
@@ -99,6 +106,9 @@ pub struct CandidateNode {
 pub struct RequirementNode {
     /// The requirement's sentence.
     pub requirement: String,
+    /// The dependency property it comes from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub property: Option<RequirementProperty>,
     /// What it asks for, in short (``cert-manager.io/v1 Certificate``).
     pub needs: String,
     /// When nothing is offered: bundles that meet it but that OLM never
@@ -164,6 +174,19 @@ pub struct Reason {
     pub passed_over: Vec<PassedOver>,
 }
 
+/// A Subscription whose installed CSV stays although it has candidates to
+/// upgrade to: the rest of the answer rules each of them out.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Stay {
+    /// The Subscription's name.
+    pub subscription: String,
+    /// The installed CSV that stays.
+    pub installed: String,
+    /// The candidates passed over, in preference order, with why.
+    #[serde(rename = "passedOver")]
+    pub passed_over: Vec<PassedOver>,
+}
+
 /// A preferred candidate that was not chosen.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PassedOver {
@@ -182,6 +205,9 @@ pub enum Outcome {
         operators: Vec<Operator>,
         /// Why each one is there.
         reasons: Vec<Reason>,
+        /// The Subscriptions that stay at their installed CSV although they
+        /// have candidates to upgrade to, sorted by name.
+        stays: Vec<Stay>,
     },
     /// No solution: the minimal set of constraints that cannot hold together.
     Unsatisfiable {
@@ -227,10 +253,13 @@ pub struct Resolution {
 pub enum ResolveError {
     /// A dependency property that cannot be turned into a predicate.
     #[error(transparent)]
+    Requirement(#[from] predicate::RequirementError),
+    /// A predicate that cannot be evaluated on a candidate.
+    #[error(transparent)]
     Predicate(#[from] predicate::PredicateError),
     /// A channel whose order cannot be determined.
-    #[error("{0}")]
-    Channel(String),
+    #[error(transparent)]
+    Channel(#[from] ChannelOrderError),
     /// Several installed CSVs match a Subscription's installedCSV.
     #[error(
         "multiple name matches for status.installedCSV of subscription {namespace}/{name}: {csv}"
@@ -446,60 +475,57 @@ pub fn resolve_with<B: SatBackend>(
         1 => return Err(errors.remove(0)),
         _ => return Err(ResolveError::Several(errors)),
     }
-    let (problem, var_entries, replaces, notes) = b.into_problem();
+    let enc = b.into_problem();
     let deadline = options.timeout.map(|t| Instant::now() + t);
-    let result = solve::solve(&problem, backend, SolveOptions { deadline });
-    let variables = problem.variables.len();
+    let result = solve::solve(&enc.problem, backend, SolveOptions { deadline });
+    let variables = enc.problem.variables.len();
     match result {
         Ok(sol) => {
             let mut operators = Vec::new();
             let mut reasons = Vec::new();
             for &vi in &sol.selected {
-                let Some(&e) = var_entries.get(&vi) else {
+                let Some(bundle) = enc.interner.bundle(vi) else {
                     continue;
                 };
-                let en = &world.entries[e];
-                if en.catalog == world.existing {
+                if bundle.catalog.is_virtual() {
                     continue;
                 }
+                let en = &world.entries[bundle.entry];
                 operators.push(Operator {
-                    name: en.name.clone(),
+                    name: bundle.name.clone(),
                     package: en.package.clone(),
-                    channel: en.channel.clone(),
-                    catalog: world.catalogs[en.catalog].key.name.clone(),
+                    channel: bundle.channel.clone(),
+                    catalog: bundle.catalog.name.clone(),
                     version: en
                         .version
                         .as_ref()
                         .map(|v| v.to_string())
                         .unwrap_or_default(),
-                    replaces: replaces.get(&vi).cloned().unwrap_or_default(),
+                    replaces: enc.replaces(vi).unwrap_or_default().to_owned(),
                 });
-                reasons.push(explain_choice(&problem, &sol.selected, vi, &replaces));
+                reasons.push(explain_choice(&enc, &sol.selected, vi));
             }
             operators.sort();
             reasons.sort_by(|a, b| a.id.cmp(&b.id));
             Ok(Resolution {
                 namespace: namespace.to_owned(),
-                outcome: Outcome::Resolved { operators, reasons },
+                outcome: Outcome::Resolved {
+                    operators,
+                    reasons,
+                    stays: explain::stays(&enc, &sol.selected),
+                },
                 stats: sol.stats,
                 variables,
             })
         }
         Err(SolveError::NotSatisfiable(core)) => {
-            let packages: std::collections::BTreeMap<&str, &str> = subs
-                .iter()
-                .map(|s| (s.name.as_str(), s.package.as_str()))
-                .collect();
-            let tree = unsat_tree(&problem, &core, &notes, &packages);
-            let causes = causes::of(&tree, namespace);
-            let mut constraints: Vec<String> = core
-                .iter()
-                .map(|c| {
-                    problem.variables[c.variable].constraints[c.constraint]
-                        .message
-                        .clone()
-                })
-                .collect();
+            let core_tree = unsat_tree(&enc, &core);
+            // The summaries name bundles readably; OLM's message and the
+            // tree are OLM's sentences.
+            let causes = causes::of(&enc, &core_tree, namespace, &Readable);
+            let tree = render_tree(&enc, &core_tree, &Olm);
+            let mut constraints: Vec<String> =
+                core.iter().map(|&at| Olm.sentence(&enc, at)).collect();
             constraints.sort();
             constraints.dedup();
             Ok(Resolution {

@@ -33,7 +33,7 @@ pub(super) struct World {
     pub(super) visible: Vec<usize>,
     /// Entries per (catalog, package, channel), in catalog order.
     pub(super) channels: BTreeMap<(usize, String, String), Vec<EntryId>>,
-    pub(super) sorted: HashMap<(usize, String, String), Result<Vec<EntryId>, String>>,
+    pub(super) sorted: HashMap<(usize, String, String), Result<Vec<EntryId>, ChannelOrderError>>,
     /// Visible entries by the API they provide, package and label (ascending ids).
     pub(super) by_gvk: HashMap<Gvk, Vec<EntryId>>,
     pub(super) by_package: HashMap<String, Vec<EntryId>>,
@@ -307,10 +307,47 @@ impl World {
     }
 }
 
+/// Why a channel's entries cannot be put in OLM's order (`sortChannel`'s
+/// errors, in OLM's words).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ChannelOrderError {
+    /// Every entry is replaced or skipped by another.
+    #[error("no channel heads (entries not replaced by another entry) found in channel {channel:?} of package {package:?}")]
+    NoHeads {
+        /// The channel.
+        channel: String,
+        /// Its package.
+        package: String,
+    },
+    /// Following `replaces` from a head comes back to an entry already met.
+    #[error("a cycle exists in the chain of replacement beginning with {head:?} in channel {channel:?} of package {package:?}")]
+    Cycle {
+        /// The head the chain begins with.
+        head: String,
+        /// The channel.
+        channel: String,
+        /// Its package.
+        package: String,
+    },
+    /// More than one head, so more than one chain.
+    #[error("a unique replacement chain within a channel is required to determine the relative order between channel entries, but {} replacement chains were found in channel {channel:?} of package {package:?}: {}", .chains.len(), .chains.join(", "))]
+    Chains {
+        /// Each chain as OLM shows it: `head...tail`, a lone entry, or `[]`.
+        chains: Vec<String>,
+        /// The channel.
+        channel: String,
+        /// Its package.
+        package: String,
+    },
+}
+
 /// OLM's `sortChannel`: head first along `replaces`; entries skipped by another
 /// entry of the set are left out; more than one chain, no head, or a cycle is an
 /// error.
-pub fn sort_channel(entries: &[Entry], members: &[EntryId]) -> Result<Vec<EntryId>, String> {
+pub fn sort_channel(
+    entries: &[Entry],
+    members: &[EntryId],
+) -> Result<Vec<EntryId>, ChannelOrderError> {
     if members.is_empty() {
         return Ok(Vec::new());
     }
@@ -342,9 +379,10 @@ pub fn sort_channel(entries: &[Entry], members: &[EntryId]) -> Result<Vec<EntryI
         .filter(|m| !replaced_by.contains_key(m))
         .collect();
     if heads.is_empty() {
-        return Err(format!(
-            "no channel heads (entries not replaced by another entry) found in channel {ch:?} of package {pkg:?}"
-        ));
+        return Err(ChannelOrderError::NoHeads {
+            channel: ch.clone(),
+            package: pkg.clone(),
+        });
     }
     let mut chains = Vec::new();
     for &head in &heads {
@@ -360,17 +398,18 @@ pub fn sort_channel(entries: &[Entry], members: &[EntryId]) -> Result<Vec<EntryI
                 break;
             };
             if visited.contains(&next) {
-                return Err(format!(
-                    "a cycle exists in the chain of replacement beginning with {:?} in channel {ch:?} of package {pkg:?}",
-                    entries[head].name
-                ));
+                return Err(ChannelOrderError::Cycle {
+                    head: entries[head].name.clone(),
+                    channel: ch.clone(),
+                    package: pkg.clone(),
+                });
             }
             cur = next;
         }
         chains.push(chain);
     }
     if chains.len() > 1 {
-        let names: Vec<String> = chains
+        let chains: Vec<String> = chains
             .iter()
             .map(|c| match c.len() {
                 0 => "[]".to_owned(),
@@ -378,11 +417,11 @@ pub fn sort_channel(entries: &[Entry], members: &[EntryId]) -> Result<Vec<EntryI
                 _ => format!("{}...{}", entries[c[0]].name, entries[c[c.len() - 1]].name),
             })
             .collect();
-        return Err(format!(
-            "a unique replacement chain within a channel is required to determine the relative order between channel entries, but {} replacement chains were found in channel {ch:?} of package {pkg:?}: {}",
-            names.len(),
-            names.join(", ")
-        ));
+        return Err(ChannelOrderError::Chains {
+            chains,
+            channel: ch.clone(),
+            package: pkg.clone(),
+        });
     }
     Ok(chains.into_iter().next().unwrap_or_default())
 }

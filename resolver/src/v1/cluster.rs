@@ -240,9 +240,7 @@ pub fn cluster_extension(v: &Value, loc: &Location) -> Result<ClusterExtension, 
     let selector = catalog
         .get("selector")
         .filter(|s| !s.is_null())
-        .map(selector)
-        .transpose()
-        .map_err(err)?;
+        .map(selector);
     let installed = v
         .pointer("/status/install/bundle")
         .filter(|b| b.is_object())
@@ -265,7 +263,7 @@ pub fn cluster_extension(v: &Value, loc: &Location) -> Result<ClusterExtension, 
     })
 }
 
-fn selector(v: &Value) -> Result<LabelSelector, String> {
+fn selector(v: &Value) -> LabelSelector {
     let mut out = LabelSelector {
         match_labels: string_map(v.get("matchLabels")),
         match_expressions: Vec::new(),
@@ -288,5 +286,5 @@ fn selector(v: &Value) -> Result<LabelSelector, String> {
                 .collect(),
         });
     }
-    Ok(out)
+    out
 }

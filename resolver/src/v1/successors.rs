@@ -88,13 +88,12 @@ pub fn is_successor(
 mod tests {
     use super::*;
 
-    fn inst(name: &str, version: &str, release: Option<&str>) -> Result<Installed, String> {
+    fn inst(name: &str, version: &str, release: Option<&str>) -> Result<Installed, InstalledError> {
         installed_version(&InstalledBundle {
             name: name.into(),
             version: version.into(),
             release: release.map(str::to_owned),
         })
-        .map_err(|e| e.to_string())
     }
 
     #[test]
@@ -102,14 +101,16 @@ mod tests {
         let i = inst("t.v2.0.0+1", "2.0.0+1", None).unwrap();
         assert_eq!(i.version.release.unwrap().to_string(), "1");
         assert_eq!(
-            inst("x", "invalid", None).unwrap_err(),
+            inst("x", "invalid", None).unwrap_err().to_string(),
             "failed to get version and release of installed bundle: No Major.Minor.Patch elements found"
         );
         assert!(inst("x", "invalid", Some("1"))
             .unwrap_err()
+            .to_string()
             .starts_with("failed to parse installed bundle version and release"));
         assert!(inst("x", "1.0.0", Some("001"))
             .unwrap_err()
+            .to_string()
             .starts_with("failed to parse installed bundle version and release"));
     }
 
