@@ -488,6 +488,17 @@ fn subscribe_says_which_namespace_it_adds_to() {
         err.contains("namespace default (the cluster state has no OperatorGroup"),
         "{err}"
     );
+    // Several OperatorGroups, one of them for all namespaces (OpenShift's
+    // openshift-operators): that one's namespace.
+    let global = tmp.path().join("global.yaml");
+    std::fs::write(
+        &global,
+        "kind: OperatorGroup\nmetadata: {name: global-operators, namespace: openshift-operators}\nspec: {}\n---\nkind: OperatorGroup\nmetadata: {name: own, namespace: team-a}\nspec: {targetNamespaces: [team-a]}\n",
+    )
+    .expect("write");
+    let (v, _, err) = run(&["-f", &global.display().to_string()]);
+    assert_eq!(v["operators"][0]["namespace"], "openshift-operators", "{v}");
+    assert!(err.contains("note: --subscribe adds to namespace openshift-operators (the namespace of OperatorGroup \"global-operators\", the only one for all namespaces; OperatorGroups are in 2 namespaces, choose another with --namespace)"), "{err}");
     let (v, statuses, err) = run(&["-f", "tests/cluster/two-namespaces/cluster.yaml"]);
     assert_eq!(
         statuses.get("default").map(String::as_str),

@@ -186,3 +186,69 @@ fn verdict_is_stable_under_format_conversion() {
         }
     }
 }
+
+/// At the head of community v4.20 OLM v0 leaves users behind in two channels
+/// (a new version that both replaces and skips its predecessor): `validate`
+/// warns at each entry left behind, in `path`'s words, and `path` agrees.
+#[test]
+fn never_reaches_head_on_community_v4_20() {
+    let Some(full) = common::support::require_full("never_reaches_head_on_community_v4_20") else {
+        return;
+    };
+    let v420 = full.join("fbc/community-operators-prod/catalogs/v4.20");
+    for (package, channel, left) in [
+        (
+            "clusterpulse",
+            "fast-v0",
+            vec![
+                "clusterpulse.v0.1.1",
+                "clusterpulse.v0.2.0",
+                "clusterpulse.v0.2.1",
+                "clusterpulse.v0.2.2",
+            ],
+        ),
+        // 1.5.0 replaces and skips 1.4.1, which skips 1.3.4, which skips
+        // 1.3.2 and 1.3.3: none of the three is ever offered an upgrade.
+        (
+            "kubernaut-operator",
+            "candidate-v1",
+            vec![
+                "kubernaut-operator.v1.3.2",
+                "kubernaut-operator.v1.3.3",
+                "kubernaut-operator.v1.3.4",
+            ],
+        ),
+    ] {
+        let o = common::olmsat(&["validate", &v420.join(package).display().to_string()]);
+        let out = common::stdout(&o);
+        let found: Vec<&str> = out
+            .lines()
+            .filter(|l| {
+                l.contains("warning[never-reaches-head]")
+                    && l.contains(&format!("channel \"{channel}\""))
+            })
+            .collect();
+        for bundle in &left {
+            assert!(
+                found
+                    .iter()
+                    .any(|l| l.contains(&format!("users of {bundle} to the head"))),
+                "{package}/{channel}: {bundle} not warned about:\n{out}"
+            );
+            // `path` says the same: OLM v0 does not reach the head.
+            let p = common::olmsat(&[
+                "path",
+                &v420.display().to_string(),
+                "--package",
+                package,
+                "--channel",
+                channel,
+                "--from",
+                bundle,
+            ]);
+            assert_eq!(p.status.code(), Some(1), "{}", common::stdout(&p));
+        }
+        assert_eq!(found.len(), left.len(), "{out}");
+        assert_eq!(o.status.code(), Some(0), "warnings do not fail: {out}");
+    }
+}

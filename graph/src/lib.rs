@@ -32,6 +32,7 @@ mod channels;
 mod draw;
 pub mod export;
 pub mod path;
+pub mod stuck;
 pub mod upgrade;
 
 pub use channels::{target_node, ChannelError, ChannelGraphs};

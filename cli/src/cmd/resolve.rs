@@ -102,7 +102,9 @@ fn load_cluster(paths: &[PathBuf], follow_links: bool) -> Result<ClusterState, I
 }
 
 /// The namespace `--subscribe` adds to, and why that one: `--namespace`, else
-/// the namespace of the cluster state's only OperatorGroup, else `default`.
+/// the namespace of the only AllNamespaces OperatorGroup (`operators`
+/// upstream, `openshift-operators` on OpenShift), else of the cluster state's
+/// only OperatorGroup, else `default`.
 fn subscribe_namespace(args: &ResolveInputs, cluster: &ClusterState) -> (String, String) {
     if let Some(ns) = &args.namespace {
         return (ns.clone(), "given with --namespace".to_owned());
@@ -122,13 +124,29 @@ fn subscribe_namespace(args: &ResolveInputs, cluster: &ClusterState) -> (String,
             "default".to_owned(),
             "the cluster state has no OperatorGroup; choose another with --namespace".to_owned(),
         ),
-        several => (
-            "default".to_owned(),
-            format!(
-                "OperatorGroups are in {} namespaces; choose one with --namespace",
-                several.len()
-            ),
-        ),
+        several => {
+            let global: Vec<&&olmsat_resolver::OperatorGroup> = several
+                .iter()
+                .filter(|g| g.target_namespaces.is_empty())
+                .collect();
+            match global.as_slice() {
+                [one] => (
+                    one.namespace.clone(),
+                    format!(
+                        "the namespace of OperatorGroup {:?}, the only one for all namespaces; OperatorGroups are in {} namespaces, choose another with --namespace",
+                        one.name,
+                        several.len()
+                    ),
+                ),
+                _ => (
+                    "default".to_owned(),
+                    format!(
+                        "OperatorGroups are in {} namespaces; choose one with --namespace",
+                        several.len()
+                    ),
+                ),
+            }
+        }
     }
 }
 

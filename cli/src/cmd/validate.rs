@@ -57,11 +57,26 @@ pub fn run(args: &ValidateArgs, o: &olmsat_input::Options) -> super::Outcome {
         Ok(files) => files,
         Err(exit) => return Ok(Finished::new(exit)),
     };
-    let validation = timed("validate", || files.validate());
+    // With opm's rules, the users OLM v0 leaves behind, in `path`'s words
+    // (only on a catalog without errors: its graphs are what opm would serve).
+    let (validation, stuck) = timed("validate", || {
+        let validation = files.validate();
+        let stuck = if validation.report().errors.is_empty() {
+            olmsat_graph::stuck::never_reaching_head(validation.model())
+        } else {
+            Vec::new()
+        };
+        (validation, stuck)
+    });
     drop(spinner);
     let report = validation.report();
     let model = validation.model();
-    let findings = policy.apply(report.errors.iter().chain(&report.warnings).cloned());
+    let mut warnings = report.warnings.clone();
+    if !stuck.is_empty() {
+        warnings.extend(stuck);
+        warnings.sort();
+    }
+    let findings = policy.apply(report.errors.iter().cloned().chain(warnings));
     let format = args.report.format();
     match format {
         Format::Json => print_json(&JsonReport::new(&findings))?,

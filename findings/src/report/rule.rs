@@ -62,7 +62,7 @@ rules! {
     /// A symbolic link inside a bundle points outside it.
     SymlinkOutsideBundle = "symlink-outside-bundle", Warning,
         "A symbolic link inside a bundle points outside it and is skipped, so its target is never read or published.",
-        "Copy the target into the bundle, or remove the link; --follow follows links that leave the directory named.";
+        "Copy the target into the bundle, or remove the link: a file that leaves its bundle is never read, even with --follow.";
     /// A named pipe, socket or device in a directory olmsat reads.
     SpecialFileSkipped = "special-file-skipped", Warning,
         "A named pipe, socket or device in a catalog or bundle directory is skipped: olmsat reads regular files only.",
@@ -248,6 +248,10 @@ rules! {
     SkiprangeMatchesNothing = "skiprange-matches-nothing", Warning,
         "A skipRange matches no other bundle of its channel, and does not reach below the channel's lowest version.",
         "Fix the range's bounds; a range meant for versions pruned from the catalog should reach below the channel's lowest version.";
+    /// A channel entry from which OLM v0 never reaches the channel's head.
+    NeverReachesHead = "never-reaches-head", Warning,
+        "OLM v0 never takes users of this channel entry to the channel's head: its upgrades stop short (a dead end, or a loop), for the reason `olmsat path` gives.",
+        "Let the head (or an entry on the way) skip the whole range of versions left behind, with skips naming each of them or a skipRange containing them.";
     /// A `replaces` naming no bundle of the package.
     ReplacesNotFound = "replaces-not-found", Warning,
         "A replaces names a bundle that is not in the catalog and looks like a mistake: its version is not lower than the entry's, or a bundle of that version has another name (or, for from-bundles, it is not in the tree).",
