@@ -883,4 +883,28 @@ fn history_replay_of_real_catalog_changes() {
     // The same allow hides nothing of another package.
     let r = ci("HEAD~3", "HEAD~2", &["--config", "ci.yaml"]);
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    // 5. A channel retired whose every entry stays reachable elsewhere (35.1):
+    //    a warning naming where its users switch, and CI passes.
+    let next = "---\nentries:\n- name: hive-operator.v1.2.5274-c04833d\nname: alpha-next\npackage: hive-operator\nschema: olm.channel\n";
+    write(
+        d,
+        "catalogs/v4.20/hive-operator/catalog.yaml",
+        &format!("{hive}{next}"),
+    );
+    git(d, &["commit", "-q", "-am", "hive-operator: alpha-next"]);
+    assert_eq!(ci("HEAD~1", "HEAD", &[]).code, 0);
+    write(d, "catalogs/v4.20/hive-operator/catalog.yaml", &hive);
+    git(
+        d,
+        &["commit", "-q", "-am", "hive-operator: retire alpha-next"],
+    );
+    let r = ci("HEAD~1", "HEAD", &[]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("warning[channel-retired")
+            && r.stdout.contains("channel alpha-next")
+            && r.stdout.contains("alpha"),
+        "{}",
+        r.stdout
+    );
 }
