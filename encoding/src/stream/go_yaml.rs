@@ -565,30 +565,32 @@ impl<'a> Scanner<'a> {
     }
 }
 
+/// Characters that never start a plain scalar (YAML's indicators but `-`,
+/// `?` and `:`, which start one when no blank follows them).
+pub fn is_indicator(c: u8) -> bool {
+    matches!(
+        c,
+        b',' | b'['
+            | b']'
+            | b'{'
+            | b'}'
+            | b'#'
+            | b'&'
+            | b'*'
+            | b'!'
+            | b'|'
+            | b'>'
+            | b'\''
+            | b'"'
+            | b'%'
+            | b'@'
+            | b'`'
+    )
+}
+
 /// Whether `c` (followed by `next`) starts a plain scalar, by go-yaml's rule.
 fn starts_plain(c: u8, next: u8, flow: bool) -> bool {
-    let indicator = Scanner::is_blankz(c)
-        || matches!(
-            c,
-            b'-' | b'?'
-                | b':'
-                | b','
-                | b'['
-                | b']'
-                | b'{'
-                | b'}'
-                | b'#'
-                | b'&'
-                | b'*'
-                | b'!'
-                | b'|'
-                | b'>'
-                | b'\''
-                | b'"'
-                | b'%'
-                | b'@'
-                | b'`'
-        );
+    let indicator = Scanner::is_blankz(c) || matches!(c, b'-' | b'?' | b':') || is_indicator(c);
     !indicator
         || (c == b'-' && !Scanner::is_blank(next))
         || (!flow && (c == b'?' || c == b':') && !Scanner::is_blankz(next))

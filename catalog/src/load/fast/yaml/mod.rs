@@ -137,7 +137,7 @@ impl<'a> Parser<'a> {
         match self.at(li, col) {
             None => false,
             Some(b'-' | b'?' | b':') => !self.blank_after(li, col),
-            Some(c) => !is_indicator(c),
+            Some(c) => !olmsat_encoding::stream::go_yaml::is_indicator(c),
         }
     }
 
@@ -503,29 +503,6 @@ impl<'a> KeySet<'a> {
 /// 1-based line number of line index `li`.
 fn line_number(li: usize) -> Option<u32> {
     u32::try_from(li + 1).ok()
-}
-
-/// Characters that cannot start a plain scalar (YAML indicators); `-`, `?` and
-/// `:` start one only when no blank follows them (see [`Parser::starts_plain`]).
-fn is_indicator(c: u8) -> bool {
-    matches!(
-        c,
-        b',' | b'['
-            | b']'
-            | b'{'
-            | b'}'
-            | b'#'
-            | b'&'
-            | b'*'
-            | b'!'
-            | b'|'
-            | b'>'
-            | b'\''
-            | b'"'
-            | b'%'
-            | b'@'
-            | b'`'
-    )
 }
 
 #[cfg(test)]
