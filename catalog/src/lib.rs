@@ -52,8 +52,9 @@ pub use validate::Report;
 
 // Writing catalogs and listing them.
 pub use list::{
-    align as align_columns, bundles as list_bundles, channels as list_channels,
-    packages as list_packages, BundleRow, ChannelRow, PackageRow,
+    align as align_columns, bundles as list_bundles, bundles_text as list_bundles_text,
+    channels as list_channels, channels_text as list_channels_text, packages as list_packages,
+    packages_text as list_packages_text, BundleRow, ChannelRow, HeadError, PackageRow,
 };
 pub use write::{write, Format};
 

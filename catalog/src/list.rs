@@ -1,7 +1,9 @@
 //! The rows of `opm alpha list packages|channels|bundles`.
 
-use serde::Serialize;
+use serde::ser::SerializeStruct;
+use serde::{Serialize, Serializer};
 
+use crate::chain::ChainError;
 use crate::model::{Bundle, Model, Package};
 use crate::property::{decode_bundle_object, PropertyValue};
 
@@ -18,15 +20,40 @@ pub struct PackageRow {
     pub default_channel: String,
 }
 
-/// A row of `list channels`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// A row of `list channels`. As JSON/YAML: `package`, `channel`, and `head`
+/// or `error`.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChannelRow {
     /// Package name.
     pub package: String,
     /// Channel name.
     pub channel: String,
     /// Head bundle name, or the error that prevents finding one.
-    pub head: Result<String, String>,
+    pub head: Result<String, HeadError>,
+}
+
+/// Why a channel has no head, in opm's words.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HeadError {
+    /// The channel's graph is broken.
+    #[error("{0}")]
+    Chain(ChainError),
+    /// The channel has no entries.
+    #[error("channel must contain at least one bundle")]
+    Empty,
+}
+
+impl Serialize for ChannelRow {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut row = s.serialize_struct("ChannelRow", 3)?;
+        row.serialize_field("package", &self.package)?;
+        row.serialize_field("channel", &self.channel)?;
+        match &self.head {
+            Ok(head) => row.serialize_field("head", head)?,
+            Err(e) => row.serialize_field("error", &e.to_string())?,
+        }
+        row.end()
+    }
 }
 
 /// A row of `list bundles` (one per channel membership).
@@ -107,8 +134,8 @@ pub fn channels(model: &Model, package: Option<&str>) -> Vec<ChannelRow> {
         for c in p.channels() {
             let head = match (&c.chain().error, c.head()) {
                 (_, Some(h)) => Ok(h.name.clone()),
-                (Some(e), None) => Err(e.to_string()),
-                (None, None) => Err("channel must contain at least one bundle".to_owned()),
+                (Some(e), None) => Err(HeadError::Chain(e.clone())),
+                (None, None) => Err(HeadError::Empty),
             };
             rows.push(ChannelRow {
                 package: p.name.clone(),
@@ -144,6 +171,62 @@ pub fn bundles(model: &Model, package: Option<&str>) -> Vec<BundleRow> {
         }
     }
     rows
+}
+
+/// `list packages` as opm prints it: a table.
+pub fn packages_text(rows: &[PackageRow]) -> String {
+    let mut t = vec![["NAME", "DISPLAY NAME", "DEFAULT CHANNEL"]
+        .map(String::from)
+        .to_vec()];
+    t.extend(rows.iter().map(|r| {
+        vec![
+            r.name.clone(),
+            r.display_name.clone(),
+            r.default_channel.clone(),
+        ]
+    }));
+    align(&t)
+}
+
+/// `list channels` as opm prints it: a table, `ERROR: …` for a channel without
+/// a head.
+pub fn channels_text(rows: &[ChannelRow]) -> String {
+    let mut t = vec![["PACKAGE", "CHANNEL", "HEAD"].map(String::from).to_vec()];
+    t.extend(rows.iter().map(|r| {
+        let head = match &r.head {
+            Ok(h) => h.clone(),
+            Err(e) => format!("ERROR: {e}"),
+        };
+        vec![r.package.clone(), r.channel.clone(), head]
+    }));
+    align(&t)
+}
+
+/// `list bundles` as opm prints it: a table.
+pub fn bundles_text(rows: &[BundleRow]) -> String {
+    let mut t = vec![[
+        "PACKAGE",
+        "CHANNEL",
+        "BUNDLE",
+        "REPLACES",
+        "SKIPS",
+        "SKIP RANGE",
+        "IMAGE",
+    ]
+    .map(String::from)
+    .to_vec()];
+    t.extend(rows.iter().map(|r| {
+        vec![
+            r.package.clone(),
+            r.channel.clone(),
+            r.bundle.clone(),
+            r.replaces.clone(),
+            r.skips.join(","),
+            r.skip_range.clone(),
+            r.image.clone(),
+        ]
+    }));
+    align(&t)
 }
 
 /// Lay out rows as Go's `tabwriter` (min width 0, padding 2, spaces) does: every
@@ -184,5 +267,30 @@ mod tests {
             vec!["a".to_owned(), "long".to_owned()],
         ];
         assert_eq!(align(&rows), "NAME  X\na     long\n");
+    }
+
+    #[test]
+    fn a_channel_row_gives_its_head_or_its_error() {
+        let ok = ChannelRow {
+            package: "p".into(),
+            channel: "c".into(),
+            head: Ok("p.v1".into()),
+        };
+        let empty = ChannelRow {
+            head: Err(HeadError::Empty),
+            ..ok.clone()
+        };
+        assert_eq!(
+            serde_json::to_string(&ok).unwrap(),
+            r#"{"package":"p","channel":"c","head":"p.v1"}"#
+        );
+        assert_eq!(
+            serde_json::to_string(&empty).unwrap(),
+            r#"{"package":"p","channel":"c","error":"channel must contain at least one bundle"}"#
+        );
+        assert_eq!(
+            channels_text(&[ok, empty]),
+            "PACKAGE  CHANNEL  HEAD\np        c        p.v1\np        c        ERROR: channel must contain at least one bundle\n"
+        );
     }
 }

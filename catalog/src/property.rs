@@ -7,7 +7,43 @@ use std::fmt;
 
 use crate::declcfg::Property;
 use base64::Engine as _;
-use olmsat_encoding::rawjson::{is_null, json_kind, unmarshal_error, Object, RawJson};
+use olmsat_encoding::rawjson::{is_null, json_kind, unmarshal_error, GoJsonError, Object, RawJson};
+
+/// Why a property's value does not decode into opm's Go type for its type:
+/// Go's `encoding/json` text.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PropertyError {
+    /// The value is not of the Go type's shape.
+    #[error(transparent)]
+    Json(#[from] GoJsonError),
+    /// An `olm.bundle.object`'s `data` that is not base64.
+    #[error(
+        "json: cannot unmarshal string into Go struct field BundleObject.data of type []uint8: {0}"
+    )]
+    BundleObjectData(#[source] Base64Error),
+}
+
+/// Base64 Go's `base64.StdEncoding` refuses, in its words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("illegal base64 data at input byte {at}")]
+pub struct Base64Error {
+    /// The offset of the first byte that is not valid there.
+    pub at: usize,
+}
+
+/// A property of a list that does not decode: opm's
+/// `parse property[i] of type "t": …`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("parse property[{index}] of type {type_:?}: {error}")]
+pub struct PropertyAtError {
+    /// The property's index in its list.
+    pub index: usize,
+    /// The property's type.
+    pub type_: String,
+    /// Why its value does not decode.
+    #[source]
+    pub error: PropertyError,
+}
 
 /// Property type names.
 pub mod types {
@@ -214,11 +250,11 @@ pub fn plain_package(p: &Property) -> Option<PlainPackage<'_>> {
 
 /// Parse one property the way opm does; the error is the text after
 /// `parse property[i] of type "t": `.
-pub fn parse(p: &Property) -> Result<PropertyValue, String> {
+pub fn parse(p: &Property) -> Result<PropertyValue, PropertyError> {
     let v = &p.value;
     if v.is_missing() {
         // Go decodes the empty `json.RawMessage` of an absent value.
-        return Err("unexpected end of JSON input".to_owned());
+        return Err(GoJsonError::UnexpectedEnd.into());
     }
     Ok(match p.type_.as_str() {
         types::PACKAGE => {
@@ -261,7 +297,7 @@ pub fn parse(p: &Property) -> Result<PropertyValue, String> {
             let o = Object::parse(v, "property.Channel")?;
             if let Some(raw) = o.get("priority") {
                 if !is_null(raw) && json_kind(raw) != "number" {
-                    return Err(unmarshal_error(raw, "Channel.priority", "int"));
+                    return Err(unmarshal_error(raw, "Channel.priority", "int").into());
                 }
             }
             PropertyValue::Channel {
@@ -278,13 +314,11 @@ pub fn parse(p: &Property) -> Result<PropertyValue, String> {
                 None => String::new(),
                 Some(raw) if is_null(raw) => String::new(),
                 Some(raw) if json_kind(raw) != "string" => {
-                    return Err(unmarshal_error(raw, "BundleObject.data", "[]uint8"))
+                    return Err(unmarshal_error(raw, "BundleObject.data", "[]uint8").into())
                 }
-                Some(raw) => serde_json::from_str::<String>(raw).map_err(|e| e.to_string())?,
+                Some(raw) => serde_json::from_str::<String>(raw).map_err(GoJsonError::from)?,
             };
-            decode_go_base64(&data).map_err(|e| {
-                format!("json: cannot unmarshal string into Go struct field BundleObject.data of type []uint8: {e}")
-            })?;
+            decode_go_base64(&data).map_err(PropertyError::BundleObjectData)?;
             PropertyValue::BundleObject(data)
         }
         types::CSV_METADATA => {
@@ -308,7 +342,7 @@ pub fn parse(p: &Property) -> Result<PropertyValue, String> {
     })
 }
 
-fn parse_gvk(v: &RawJson, go: &str) -> Result<Gvk, String> {
+fn parse_gvk(v: &RawJson, go: &str) -> Result<Gvk, GoJsonError> {
     let o = Object::parse(v, &format!("property.{go}"))?;
     Ok(Gvk {
         group: o
@@ -321,24 +355,23 @@ fn parse_gvk(v: &RawJson, go: &str) -> Result<Gvk, String> {
     })
 }
 
-fn plain_string(v: &RawJson, go: &str) -> Result<String, String> {
+fn plain_string(v: &RawJson, go: &str) -> Result<String, GoJsonError> {
     if is_null(v) {
         return Ok(String::new());
     }
     if json_kind(v) != "string" {
-        return Err(format!(
-            "json: cannot unmarshal {} into Go value of type {}",
-            json_kind(v),
-            go
-        ));
+        return Err(GoJsonError::ValueType {
+            kind: json_kind(v),
+            go_type: go.to_owned(),
+        });
     }
-    serde_json::from_str::<String>(v.get()).map_err(|e| e.to_string())
+    Ok(serde_json::from_str::<String>(v.get())?)
 }
 
 /// Decode base64 as Go's `encoding/json` decodes a `[]byte` field
 /// (`base64.StdEncoding`): padding required, `\r` and `\n` skipped, non-zero
 /// trailing bits accepted. The error is Go's text.
-pub fn decode_go_base64(data: &str) -> Result<Vec<u8>, String> {
+pub fn decode_go_base64(data: &str) -> Result<Vec<u8>, Base64Error> {
     use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
     const GO_STD: GeneralPurpose = GeneralPurpose::new(
         &base64::alphabet::STANDARD,
@@ -362,7 +395,7 @@ pub fn decode_go_base64(data: &str) -> Result<Vec<u8>, String> {
             | base64::DecodeError::InvalidLength(at) => at,
             base64::DecodeError::InvalidPadding => cleaned.len(),
         };
-        format!("illegal base64 data at input byte {at}")
+        Base64Error { at }
     })
 }
 
@@ -373,13 +406,16 @@ pub fn decode_bundle_object(data: &str) -> Option<Vec<u8>> {
 
 /// Parse all properties of a blob; the error is opm's
 /// `parse property[i] of type "t": ...`.
-pub fn parse_all(props: &[Property]) -> Result<Vec<PropertyValue>, String> {
+pub fn parse_all(props: &[Property]) -> Result<Vec<PropertyValue>, PropertyAtError> {
     // Allocated at its final size: collecting `Result`s would start at four
     // values, and a bundle often has one or two.
     let mut values = Vec::with_capacity(props.len());
     for (i, p) in props.iter().enumerate() {
-        values
-            .push(parse(p).map_err(|e| format!("parse property[{i}] of type {:?}: {e}", p.type_))?);
+        values.push(parse(p).map_err(|error| PropertyAtError {
+            index: i,
+            type_: p.type_.clone(),
+            error,
+        })?);
     }
     Ok(values)
 }
@@ -391,7 +427,7 @@ mod tests {
     use proptest::prelude::*;
 
     /// The general reading of an `olm.package` value.
-    fn general_package(v: &str) -> Result<PropertyValue, String> {
+    fn general_package(v: &str) -> Result<PropertyValue, PropertyError> {
         let raw = raw_from_string(v.to_owned());
         let o = Object::parse(&raw, "property.Package")?;
         Ok(PropertyValue::Package {
@@ -500,7 +536,7 @@ mod tests {
         ])
         .unwrap_err();
         assert_eq!(
-            err,
+            err.to_string(),
             "parse property[1] of type \"olm.package\": json: cannot unmarshal number into Go struct field Package.packageName of type string"
         );
     }
@@ -510,7 +546,7 @@ mod tests {
         assert!(parse(&prop("olm.bundle.object", r#"{"data":"e30="}"#)).is_ok());
         let e = parse(&prop("olm.bundle.object", r#"{"data":"e30*"}"#)).unwrap_err();
         assert_eq!(
-            e,
+            e.to_string(),
             "json: cannot unmarshal string into Go struct field BundleObject.data of type []uint8: illegal base64 data at input byte 3"
         );
         assert_eq!(decode_bundle_object("e30=").unwrap(), b"{}");
@@ -522,7 +558,10 @@ mod tests {
             type_: "x.y".into(),
             value: RawJson::missing(),
         };
-        assert_eq!(parse(&missing).unwrap_err(), "unexpected end of JSON input");
+        assert_eq!(
+            parse(&missing).unwrap_err().to_string(),
+            "unexpected end of JSON input"
+        );
         assert_eq!(missing.value.get(), "null");
         assert_eq!(
             parse(&prop("olm.package", "null")).unwrap(),

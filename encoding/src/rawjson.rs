@@ -16,6 +16,42 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+/// A JSON value that does not decode into a Go type, in the words of Go's
+/// `encoding/json` (which opm uses).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GoJsonError {
+    /// A value of the wrong JSON type for a Go type.
+    #[error("json: cannot unmarshal {kind} into Go value of type {go_type}")]
+    ValueType {
+        /// The JSON type found, as Go names it (`array`, `string`, …).
+        kind: &'static str,
+        /// The Go type, e.g. `property.Package`.
+        go_type: String,
+    },
+    /// A value of the wrong JSON type in a Go struct field.
+    #[error("json: cannot unmarshal {kind} into Go struct field {field} of type {go_type}")]
+    FieldType {
+        /// The JSON type found, as Go names it.
+        kind: &'static str,
+        /// The Go struct field, e.g. `Package.packageName`.
+        field: String,
+        /// The field's Go type, e.g. `string`.
+        go_type: String,
+    },
+    /// An absent value (Go's empty `json.RawMessage`).
+    #[error("unexpected end of JSON input")]
+    UnexpectedEnd,
+    /// Text that is not JSON, in serde_json's words.
+    #[error("{0}")]
+    Syntax(String),
+}
+
+impl From<serde_json::Error> for GoJsonError {
+    fn from(e: serde_json::Error) -> Self {
+        GoJsonError::Syntax(e.to_string())
+    }
+}
+
 /// Owned raw JSON text, kept as written: always one valid JSON value.
 ///
 /// Like serde_json's `Box<RawValue>`, but text the loader has already checked
@@ -186,23 +222,25 @@ pub struct Object<'a> {
 impl<'a> Object<'a> {
     /// Read `raw` as an object. `go_type` names the Go type for the error text
     /// (`json: cannot unmarshal array into Go value of type property.Package`).
-    pub fn parse<T: JsonText + ?Sized>(raw: &'a T, go_type: &str) -> Result<Object<'a>, String> {
+    pub fn parse<T: JsonText + ?Sized>(
+        raw: &'a T,
+        go_type: &str,
+    ) -> Result<Object<'a>, GoJsonError> {
         let text = raw.json();
         // Go decodes `null` into a struct as nothing at all: its zero value.
         if kind_of(text) == "null" {
             return Ok(Object { fields: Vec::new() });
         }
         if kind_of(text) != "object" {
-            return Err(format!(
-                "json: cannot unmarshal {} into Go value of type {}",
-                kind_of(text),
-                go_type
-            ));
+            return Err(GoJsonError::ValueType {
+                kind: kind_of(text),
+                go_type: go_type.to_owned(),
+            });
         }
         if let Some(fields) = crate::validjson::members(text) {
             return Ok(Object { fields });
         }
-        let fields: Pairs<'a> = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let fields: Pairs<'a> = serde_json::from_str(text)?;
         Ok(Object {
             fields: fields.0.into_iter().map(|(k, v)| (k, v.get())).collect(),
         })
@@ -211,13 +249,12 @@ impl<'a> Object<'a> {
     /// Check that `raw` is an object, failing as [`Object::parse`] would, without
     /// reading its members: for valid JSON within serde_json's nesting limit
     /// (which the loader guarantees) reading them cannot fail.
-    pub fn check<T: JsonText + ?Sized>(raw: &T, go_type: &str) -> Result<(), String> {
+    pub fn check<T: JsonText + ?Sized>(raw: &T, go_type: &str) -> Result<(), GoJsonError> {
         if !matches!(json_kind(raw), "object" | "null") {
-            return Err(format!(
-                "json: cannot unmarshal {} into Go value of type {}",
-                json_kind(raw),
-                go_type
-            ));
+            return Err(GoJsonError::ValueType {
+                kind: json_kind(raw),
+                go_type: go_type.to_owned(),
+            });
         }
         Ok(())
     }
@@ -234,7 +271,7 @@ impl<'a> Object<'a> {
 
     /// A string field; `null` or absent gives `None`. `field` names the Go struct
     /// field for the error text, e.g. `Package.packageName`.
-    pub fn string(&self, key: &str, field: &str) -> Result<Option<String>, String> {
+    pub fn string(&self, key: &str, field: &str) -> Result<Option<String>, GoJsonError> {
         match self.get(key) {
             None => Ok(None),
             Some(raw) if is_null(raw) => Ok(None),
@@ -243,7 +280,7 @@ impl<'a> Object<'a> {
     }
 
     /// A list of strings; `null` or absent gives an empty list.
-    pub fn string_list(&self, key: &str, field: &str) -> Result<Vec<String>, String> {
+    pub fn string_list(&self, key: &str, field: &str) -> Result<Vec<String>, GoJsonError> {
         match self.get(key) {
             None => Ok(Vec::new()),
             Some(raw) if is_null(raw) => Ok(Vec::new()),
@@ -281,13 +318,13 @@ fn fold_eq_unicode(a: &str, b: &str) -> bool {
     a.to_lowercase() == b.to_lowercase()
 }
 
-fn decode_string(raw: &str, field: &str) -> Result<String, String> {
+fn decode_string(raw: &str, field: &str) -> Result<String, GoJsonError> {
     if kind_of(raw) != "string" {
         return Err(unmarshal_error(raw, field, "string"));
     }
     match crate::validjson::string(raw) {
         Some(s) => Ok(s.into_owned()),
-        None => serde_json::from_str::<String>(raw).map_err(|e| e.to_string()),
+        None => Ok(serde_json::from_str::<String>(raw)?),
     }
 }
 
@@ -307,20 +344,19 @@ pub fn items_of<T: JsonText + ?Sized>(raw: &T) -> Result<Vec<&str>, &'static str
 }
 
 /// Go's text for a JSON value of the wrong type in a struct field.
-pub fn unmarshal_error<T: JsonText + ?Sized>(raw: &T, field: &str, go_type: &str) -> String {
-    format!(
-        "json: cannot unmarshal {} into Go struct field {} of type {}",
-        json_kind(raw),
-        field,
-        go_type
-    )
+pub fn unmarshal_error<T: JsonText + ?Sized>(raw: &T, field: &str, go_type: &str) -> GoJsonError {
+    GoJsonError::FieldType {
+        kind: json_kind(raw),
+        field: field.to_owned(),
+        go_type: go_type.to_owned(),
+    }
 }
 
 /// Read a JSON array whose items should be objects, in one pass (which also
 /// validates the text): each item's members, or the JSON type it has instead
 /// (named as [`json_kind`] names it).
-pub fn object_items(json: &str) -> Result<Vec<Result<Object<'_>, &'static str>>, String> {
-    let items: Vec<Item<'_>> = serde_json::from_str(json).map_err(|e| e.to_string())?;
+pub fn object_items(json: &str) -> Result<Vec<Result<Object<'_>, &'static str>>, GoJsonError> {
+    let items: Vec<Item<'_>> = serde_json::from_str(json)?;
     Ok(items
         .into_iter()
         .map(|i| match i {
@@ -345,7 +381,7 @@ pub struct PropertyItem<'a> {
 
 impl PropertyItem<'_> {
     /// The type as Go decodes it: absent or `null` is empty.
-    pub fn type_name(&self) -> Result<String, String> {
+    pub fn type_name(&self) -> Result<String, GoJsonError> {
         match self.type_ {
             None => Ok(String::new()),
             Some(raw) if is_null(raw) => Ok(String::new()),
@@ -356,8 +392,10 @@ impl PropertyItem<'_> {
 
 /// Read a `properties` array in one pass (which also validates the text): each
 /// item's `type` and `value`, or the JSON type an item has instead of object.
-pub fn property_items(json: &str) -> Result<Vec<Result<PropertyItem<'_>, &'static str>>, String> {
-    let items: Vec<PropertyItemOr<'_>> = serde_json::from_str(json).map_err(|e| e.to_string())?;
+pub fn property_items(
+    json: &str,
+) -> Result<Vec<Result<PropertyItem<'_>, &'static str>>, GoJsonError> {
+    let items: Vec<PropertyItemOr<'_>> = serde_json::from_str(json)?;
     Ok(items.into_iter().map(|i| i.0).collect())
 }
 
@@ -836,12 +874,16 @@ mod tests {
         let r = raw(r#"{"packageName":1}"#);
         let o = Object::parse(&r, "property.Package").unwrap();
         assert_eq!(
-            o.string("packageName", "Package.packageName").unwrap_err(),
+            o.string("packageName", "Package.packageName")
+                .unwrap_err()
+                .to_string(),
             "json: cannot unmarshal number into Go struct field Package.packageName of type string"
         );
         let arr = raw("[1]");
         assert_eq!(
-            Object::parse(&arr, "property.Package").unwrap_err(),
+            Object::parse(&arr, "property.Package")
+                .unwrap_err()
+                .to_string(),
             "json: cannot unmarshal array into Go value of type property.Package"
         );
     }

@@ -429,7 +429,7 @@ impl LayerReader<'_> {
             });
         }
         if let (Some(want), Some(h)) = (diff_id, metered.hash.take()) {
-            let got = format!("sha256:{}", super::store::hex(&h.finalize()));
+            let got = format!("sha256:{}", crate::digest::hex(&h.finalize()));
             if got != want {
                 return Err(ImageError::BlobMismatch {
                     image: image.to_owned(),

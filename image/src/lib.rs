@@ -22,6 +22,7 @@
 
 #![deny(missing_docs)]
 
+mod digest;
 mod document;
 mod error;
 pub mod layer;

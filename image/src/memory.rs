@@ -115,7 +115,10 @@ pub fn tar(entries: &[(&[u8], Option<&[u8]>)], end_blocks: bool) -> Vec<u8> {
 /// The `sha256:HEX` digest of `bytes`.
 pub fn sha256(bytes: &[u8]) -> String {
     use sha2::Digest as _;
-    format!("sha256:{}", super::store::hex(&sha2::Sha256::digest(bytes)))
+    format!(
+        "sha256:{}",
+        crate::digest::hex(&sha2::Sha256::digest(bytes))
+    )
 }
 
 /// `bytes` compressed with gzip.

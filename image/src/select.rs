@@ -427,7 +427,7 @@ pub(crate) fn docker(
             store::verify(image, &d, None, &config_bytes)?;
             d
         }
-        None => store::digest_of(image, "sha256:", &config_bytes)?,
+        None => crate::digest::digest_of(image, "sha256:", &config_bytes)?,
     };
     let (labels, diff_ids) = labels_of(image, &entry.config, &config_bytes)?;
     if diff_ids.len() != entry.layers.len() {

@@ -293,19 +293,20 @@ fn read_template(path: &Path, options: &Options) -> Result<Option<Loaded>, Input
 /// Render a template in memory with the bundles of `options`. Load problems
 /// of a bundle source are notes: its readable bundles are used.
 fn render(name: &str, text: &str, options: &Options) -> Result<Loaded, InputError> {
-    let mut sources = BundleSources::new();
-    let mut notes = Vec::new();
-    for p in &options.bundles_from {
-        let diags = sources
-            .open(p, None, &options.read)
+    let (sources, with_errors) =
+        BundleSources::open_all(&options.bundles_from, None, &options.read)
             .map_err(Failure::from)?;
-        for d in diags.iter().filter(|d| d.is_error()) {
-            notes.push(format!(
-                "bundle source {} has load errors; its readable bundles are used: {d}",
-                p.display()
-            ));
-        }
-    }
+    let notes = with_errors
+        .iter()
+        .flat_map(|(p, errors)| {
+            errors.iter().map(move |d| {
+                format!(
+                    "bundle source {} has load errors; its readable bundles are used: {d}",
+                    p.display()
+                )
+            })
+        })
+        .collect();
     let rendered = olmsat_template::render_text(name, text, None, &sources, &options.template)?;
     Ok(Loaded {
         config: rendered.config,

@@ -68,7 +68,7 @@ pub enum PostProcessError {
     PackageProperties(String),
     /// The properties could not be read.
     #[error("parse properties for bundle {0:?}: {1}")]
-    Properties(String, String),
+    Properties(String, olmsat_catalog::property::PropertyError),
     /// The version is not strict semver.
     #[error("bundle {name:?} has invalid version {version:?}: {error}")]
     InvalidVersion {
@@ -232,8 +232,51 @@ pub enum TemplateError {
         /// The source as named.
         path: String,
         /// What went wrong.
-        error: String,
+        error: SourceError,
     },
+}
+
+/// Why a `--bundles-from` source could not be opened. (Two are equal when
+/// they say the same.)
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum SourceError {
+    /// Neither a path that exists nor an image reference.
+    #[error("no such file or directory")]
+    NotFound,
+    /// The image could not be read.
+    #[error(transparent)]
+    Image(std::sync::Arc<olmsat_image::ImageError>),
+    /// The catalog could not be loaded.
+    #[error(transparent)]
+    Catalog(std::sync::Arc<olmsat_catalog::load::LoadError>),
+    /// A bundle image whose bundle does not render.
+    #[error("{image}: {}", .errors.join("; "))]
+    BundleImage {
+        /// The image as named.
+        image: String,
+        /// The errors rendering its bundle.
+        errors: Vec<String>,
+    },
+}
+
+impl PartialEq for SourceError {
+    fn eq(&self, other: &Self) -> bool {
+        self.to_string() == other.to_string()
+    }
+}
+
+impl Eq for SourceError {}
+
+impl From<olmsat_image::ImageError> for SourceError {
+    fn from(e: olmsat_image::ImageError) -> Self {
+        SourceError::Image(e.into())
+    }
+}
+
+impl From<olmsat_catalog::load::LoadError> for SourceError {
+    fn from(e: olmsat_catalog::load::LoadError) -> Self {
+        SourceError::Catalog(e.into())
+    }
 }
 
 fn searched_text(s: &[String]) -> String {

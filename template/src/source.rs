@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::error::TemplateError;
+use crate::error::{SourceError, TemplateError};
 use olmsat_bundle::read::{find_bundles, is_bundle_dir};
 use olmsat_bundle::render::{migrate_to_csv_metadata, render_dir, ImageTemplate, RenderOptions};
 use olmsat_catalog::declcfg::{Bundle, DeclarativeConfig};
@@ -261,6 +261,10 @@ pub struct LookupOptions {
     pub csv_metadata: bool,
 }
 
+/// A source opened with load errors (its readable bundles are used), and the
+/// errors.
+pub type SourceErrors = (PathBuf, Vec<Diagnostic>);
+
 impl BundleSources {
     /// No sources.
     pub fn new() -> Self {
@@ -270,6 +274,29 @@ impl BundleSources {
     /// Add a source (tried after those already added).
     pub fn push(&mut self, source: Box<dyn BundleSource>) {
         self.sources.push(source);
+    }
+
+    /// Open each of `paths` in order (see [`BundleSources::open`]). A source
+    /// that loads with errors is still used, for its readable bundles; its
+    /// errors come back beside it, one entry per such source.
+    pub fn open_all(
+        paths: &[PathBuf],
+        image_template: Option<&ImageTemplate>,
+        options: &ReadOptions,
+    ) -> Result<(BundleSources, Vec<SourceErrors>), TemplateError> {
+        let mut sources = BundleSources::new();
+        let mut with_errors = Vec::new();
+        for p in paths {
+            let errors: Vec<Diagnostic> = sources
+                .open(p, image_template, options)?
+                .into_iter()
+                .filter(Diagnostic::is_error)
+                .collect();
+            if !errors.is_empty() {
+                with_errors.push((p.clone(), errors));
+            }
+        }
+        Ok((sources, with_errors))
     }
 
     /// Open `path` as a source, read as `options` say: an image, a bundle
@@ -282,7 +309,7 @@ impl BundleSources {
         image_template: Option<&ImageTemplate>,
         options: &ReadOptions,
     ) -> Result<Vec<Diagnostic>, TemplateError> {
-        let fail = |error: String| TemplateError::Source {
+        let fail = |error: SourceError| TemplateError::Source {
             path: path.display().to_string(),
             error,
         };
@@ -292,13 +319,13 @@ impl BundleSources {
                 .flatten()
                 .is_none()
         {
-            return Err(fail("no such file or directory".to_owned()));
+            return Err(fail(SourceError::NotFound));
         }
         if let Some(image) = path
             .to_str()
             .map(|text| olmsat_image::open_arg(text, &options.image))
             .transpose()
-            .map_err(|e| fail(e.to_string()))?
+            .map_err(|e| fail(e.into()))?
             .flatten()
         {
             return self.open_image(&image).map_err(fail);
@@ -313,8 +340,7 @@ impl BundleSources {
             self.push(Box::new(source));
             return Ok(skipped);
         }
-        let (source, diags) =
-            CatalogSource::load(path, options).map_err(|e| fail(e.to_string()))?;
+        let (source, diags) = CatalogSource::load(path, options).map_err(|e| fail(e.into()))?;
         self.push(Box::new(source));
         Ok(diags)
     }
@@ -322,10 +348,10 @@ impl BundleSources {
     /// Add an image as a source: a catalog image's bundles, or a bundle
     /// image's bundle rendered with the reference it was saved under (see
     /// [`olmsat_image::Image::reference`]).
-    fn open_image(&mut self, image: &olmsat_image::Image) -> Result<Vec<Diagnostic>, String> {
+    fn open_image(&mut self, image: &olmsat_image::Image) -> Result<Vec<Diagnostic>, SourceError> {
         use olmsat_image::Kind;
         if let Kind::Catalog { .. } = image.kind {
-            let sources = olmsat_catalog::load::image::sources(image).map_err(|e| e.to_string())?;
+            let sources = olmsat_catalog::load::image::sources(image)?;
             let loaded = olmsat_catalog::load::load_sources(
                 sources,
                 &olmsat_catalog::load::Options::default(),
@@ -336,7 +362,7 @@ impl BundleSources {
             )));
             return Ok(loaded.diagnostics);
         }
-        let dir = olmsat_bundle::image::read(image).map_err(|e| e.to_string())?;
+        let dir = olmsat_bundle::image::read(image)?;
         let opts = RenderOptions {
             image_template: Some(ImageTemplate::literal(&image.reference())),
             csv_metadata: false,
@@ -351,17 +377,15 @@ impl BundleSources {
                 self.push(Box::new(CatalogSource::new(image.name.clone(), config)));
                 Ok(outcome.diagnostics)
             }
-            None => Err(format!(
-                "{}: {}",
-                image.name,
-                outcome
+            None => Err(SourceError::BundleImage {
+                image: image.name.clone(),
+                errors: outcome
                     .diagnostics
                     .iter()
                     .filter(|d| d.is_error())
                     .map(|d| d.message.clone())
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            )),
+                    .collect(),
+            }),
         }
     }
 

@@ -199,19 +199,33 @@ pub(super) fn constraint_errors_into(value: &Value, at: &str, errs: &mut Vec<Str
     }
 }
 
+/// Why a CSV's `olm.properties` annotation cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum AnnotationError {
+    /// Not a JSON list of objects (serde_json's text).
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    /// A property without a type.
+    #[error("property[{0}]: type must be set")]
+    NoType(usize),
+    /// A property without a value.
+    #[error("property[{0}]: value must be set")]
+    NoValue(usize),
+}
+
 /// Parse the CSV `olm.properties` annotation: a JSON list of `{type, value}`.
-pub fn csv_annotation_properties(text: &str) -> Result<Vec<Property>, String> {
-    let items: Vec<Value> = serde_json::from_str(text).map_err(|e| e.to_string())?;
+pub fn csv_annotation_properties(text: &str) -> Result<Vec<Property>, AnnotationError> {
+    let items: Vec<Value> = serde_json::from_str(text)?;
     items
         .into_iter()
         .enumerate()
         .map(|(i, item)| {
             let t = item.get("type").and_then(Value::as_str).unwrap_or("");
             if t.is_empty() {
-                return Err(format!("property[{i}]: type must be set"));
+                return Err(AnnotationError::NoType(i));
             }
             let Some(v) = item.get("value") else {
-                return Err(format!("property[{i}]: value must be set"));
+                return Err(AnnotationError::NoValue(i));
             };
             Ok(Property {
                 type_: t.to_owned(),

@@ -606,8 +606,11 @@ impl<'a> Checker<'a> {
 
 mod csv_rules;
 mod entries;
+mod targets;
 #[cfg(test)]
 mod tests;
 
+pub use targets::{validate_image, BundleLine, Target, TargetError, Targets, ValidationDocument};
+
 use entries::kv;
-pub use entries::{csv_annotation_properties, object_name_error};
+pub use entries::{csv_annotation_properties, object_name_error, AnnotationError};

@@ -11,12 +11,15 @@ use crate::declcfg::{
 };
 use olmsat_encoding::location::Location;
 use olmsat_encoding::rawjson::{
-    fold_eq, is_null, items_of, json_kind, kind_of, property_items, to_raw, unmarshal_error, Key,
-    Object,
+    fold_eq, is_null, items_of, json_kind, kind_of, property_items, to_raw, unmarshal_error,
+    GoJsonError, Key, Object,
 };
 use olmsat_findings::diagnostic::{Diagnostic, Rule};
 
 use super::doc::{DocFields, FieldValue};
+
+/// A document made a blob (or the error that stopped it), with its warnings.
+pub(crate) type Converted = (Result<Blob, Diagnostic>, Vec<Diagnostic>);
 
 /// A typed blob.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -132,8 +135,11 @@ fn show_duplicates(groups: &[FoldedKeys]) -> String {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FieldError {
     /// A value of the wrong JSON type or shape, in Go's words.
-    #[error("{0}")]
-    Decode(String),
+    #[error(transparent)]
+    Decode(#[from] GoJsonError),
+    /// Base64 data that does not decode, in Go's words.
+    #[error(transparent)]
+    Base64(#[from] crate::property::Base64Error),
     /// `properties` that is not an array.
     #[error("json: cannot unmarshal {kind} into Go struct field {go_struct}.properties of type []property.Property")]
     PropertiesNotArray {
@@ -148,12 +154,6 @@ pub enum FieldError {
     /// An icon whose data is not a string.
     #[error("json: cannot unmarshal into Go struct field Icon.icon.base64data of type []uint8")]
     IconData,
-}
-
-impl From<String> for FieldError {
-    fn from(text: String) -> Self {
-        FieldError::Decode(text)
-    }
 }
 
 /// Convert a document into a blob. Errors are opm's texts; warnings report fields
@@ -560,7 +560,7 @@ fn parse_package(
 fn base64_check(data: &str) -> Result<(), FieldError> {
     crate::property::decode_go_base64(data)
         .map(|_| ())
-        .map_err(FieldError::Decode)
+        .map_err(FieldError::Base64)
 }
 
 fn parse_channel(

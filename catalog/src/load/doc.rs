@@ -117,9 +117,6 @@ fn array_hint(kind: &str) -> &'static str {
 pub(crate) type DocResult<'a> =
     Result<(DocFields<'a>, Location, Option<Box<Diagnostic>>), Box<Diagnostic>>;
 
-/// A document made a blob (or the error that stopped it), with its warnings.
-pub(crate) type Converted = (Result<super::blob::Blob, Diagnostic>, Vec<Diagnostic>);
-
 #[cfg(test)]
 mod hint_tests {
     use super::NotAnObject;

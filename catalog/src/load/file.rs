@@ -8,7 +8,6 @@ use std::path::Path;
 use olmsat_encoding::limits::MAX_FILE_BYTES;
 
 use super::source::{Content, SourceFile};
-use super::LoadError;
 
 /// Files at least this large are mapped into memory instead of copied.
 const MAP_FILE_BYTES: u64 = 1 << 20;
@@ -106,28 +105,6 @@ fn with_file_bytes<T>(path: &Path, read: impl FnOnce(&[u8]) -> T) -> Result<T, F
         Ok(_) => Err(FileError::GrewTooLarge),
         Err(e) => Err(FileError::Read(e)),
     }
-}
-
-/// Read standard input whole, up to [`MAX_FILE_BYTES`] (more is an error).
-pub fn read_stdin() -> Result<Vec<u8>, LoadError> {
-    read_limited(std::io::stdin().lock(), "-")
-}
-
-/// Read `input` whole, up to [`MAX_FILE_BYTES`]; `name` names it in errors.
-/// Memory stays within the limit plus a small constant (see
-/// [`olmsat_io::read_stream`]).
-pub fn read_limited(input: impl Read, name: &str) -> Result<Vec<u8>, LoadError> {
-    olmsat_io::read_stream(input, MAX_FILE_BYTES).map_err(|e| match e {
-        e if e.is_too_large() => LoadError::TooLarge { path: name.into() },
-        olmsat_io::ReadError::Io(source) => LoadError::Io {
-            path: name.into(),
-            source,
-        },
-        other => LoadError::Io {
-            path: name.into(),
-            source: std::io::Error::other(other),
-        },
-    })
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use crate::declcfg::DeclarativeConfig;
 use olmsat_findings::diagnostic::Diagnostic;
 
 use super::blob::Blob;
-use super::doc::Converted;
+use super::blob::Converted;
 use super::Loaded;
 
 /// The blobs and diagnostics of one piece of a file, in input order.

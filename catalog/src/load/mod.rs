@@ -58,11 +58,11 @@ use olmsat_encoding::location::Location;
 use olmsat_findings::diagnostic::Diagnostic;
 
 pub use fast::Readers;
-pub use file::{read_limited, read_stdin, FileError};
+pub use file::FileError;
 pub use json_stream::JsonError;
 pub use olmsat_encoding::limits::{MAX_DEPTH, MAX_FILE_BYTES};
 pub use olmsat_encoding::stream::split;
-pub use source::{Content, ReadOptions, SourceFile, Sources, STDIN_NAME};
+pub use source::{read_limited, read_stdin, Content, ReadOptions, SourceFile, Sources, STDIN_NAME};
 pub use text::TextError;
 pub use walk::{WalkError, IGNORE_FILE};
 pub use yaml_stream::YamlError;

@@ -11,7 +11,8 @@ use olmsat_encoding::stream::split;
 use olmsat_findings::diagnostic::{Diagnostic, Rule};
 
 use super::blob;
-use super::doc::{Converted, DocResult};
+use super::blob::Converted;
+use super::doc::DocResult;
 use super::join::PieceBlobs;
 use super::json_stream::{json_docs_map, JsonRead};
 use super::text::{checked_text, not_text};

@@ -7,10 +7,13 @@
 //! in parallel, into one config.
 
 use std::borrow::Cow;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use olmsat_findings::diagnostic::Diagnostic;
+
+use olmsat_encoding::limits::MAX_FILE_BYTES;
 
 use super::LoadError;
 
@@ -137,7 +140,7 @@ impl Sources<'static> {
                 path: name.clone(),
                 source,
             })?;
-            let bytes = super::file::read_limited(file, &name)?;
+            let bytes = read_limited(file, &name)?;
             return Ok(Sources {
                 files: vec![SourceFile::from_bytes(name, bytes)],
                 problems: Vec::new(),
@@ -162,7 +165,7 @@ impl Sources<'static> {
     /// Standard input, read whole (up to
     /// [`MAX_FILE_BYTES`](olmsat_encoding::limits::MAX_FILE_BYTES)), named `<stdin>`.
     pub fn stdin() -> Result<Self, LoadError> {
-        let bytes = super::file::read_stdin()?;
+        let bytes = read_stdin()?;
         Ok(Sources {
             files: vec![SourceFile::from_bytes(STDIN_NAME, bytes)],
             problems: Vec::new(),
@@ -182,6 +185,28 @@ impl<'a> FromIterator<SourceFile<'a>> for Sources<'a> {
             notes: Vec::new(),
         }
     }
+}
+
+/// Read standard input whole, up to [`MAX_FILE_BYTES`] (more is an error).
+pub fn read_stdin() -> Result<Vec<u8>, LoadError> {
+    read_limited(std::io::stdin().lock(), "-")
+}
+
+/// Read `input` whole, up to [`MAX_FILE_BYTES`]; `name` names it in errors.
+/// Memory stays within the limit plus a small constant (see
+/// [`olmsat_io::read_stream`]).
+pub fn read_limited(input: impl Read, name: &str) -> Result<Vec<u8>, LoadError> {
+    olmsat_io::read_stream(input, MAX_FILE_BYTES).map_err(|e| match e {
+        e if e.is_too_large() => LoadError::TooLarge { path: name.into() },
+        olmsat_io::ReadError::Io(source) => LoadError::Io {
+            path: name.into(),
+            source,
+        },
+        other => LoadError::Io {
+            path: name.into(),
+            source: std::io::Error::other(other),
+        },
+    })
 }
 
 #[cfg(test)]

@@ -9,7 +9,6 @@ use olmsat_bundle::ImageTemplate;
 use olmsat_catalog::load;
 use olmsat_catalog::write;
 use olmsat_catalog::CatalogFiles;
-use olmsat_catalog::Diagnostic;
 use olmsat_catalog::Format;
 use olmsat_graph::draw;
 use olmsat_graph::DrawFormat;
@@ -83,17 +82,13 @@ fn open_sources(
                 error: e.to_string(),
             })
         })?;
-    let mut sources = BundleSources::new();
-    for p in paths {
-        let diags = sources.open(p, t.as_ref(), read)?;
-        let errors: Vec<Diagnostic> = diags.into_iter().filter(Diagnostic::is_error).collect();
-        if !errors.is_empty() {
-            errln!(
-                "olmsat: warning: bundle source {} has load errors; its readable bundles are used:",
-                p.display()
-            );
-            eprint_diagnostics(&errors);
-        }
+    let (sources, with_errors) = BundleSources::open_all(paths, t.as_ref(), read)?;
+    for (p, errors) in with_errors {
+        errln!(
+            "olmsat: warning: bundle source {} has load errors; its readable bundles are used:",
+            p.display()
+        );
+        eprint_diagnostics(&errors);
     }
     Ok(sources)
 }
@@ -103,7 +98,8 @@ fn read_input(file: Option<&str>) -> Result<(String, String), Box<dyn std::error
         None | Some("-") => ("<stdin>".to_owned(), load::read_stdin()?),
         Some(f) => (
             f.to_owned(),
-            std::fs::read(f).map_err(|e| format!("{f}: {e}"))?,
+            olmsat_io::read_file(Path::new(f), load::MAX_FILE_BYTES)
+                .map_err(|e| format!("{f}: {e}"))?,
         ),
     };
     let text = String::from_utf8(bytes).map_err(|_| format!("{name}: not UTF-8 text"))?;

@@ -47,7 +47,7 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::str::FromStr;
 
-use super::version::{self, go_quote};
+use super::version;
 
 mod hint;
 mod parse;
@@ -195,9 +195,7 @@ impl Range {
             let mut comparators = Vec::with_capacity(group.len());
             for ap in &group {
                 let (op_str, v_str) = split_comparator_version(ap)?;
-                let c = build_version_range(op_str, v_str).map_err(|e| {
-                    RangeError::new(format!("Could not parse Range {}: {}", go_quote(ap), e))
-                })?;
+                let c = build_version_range(ap, op_str, v_str)?;
                 comparators.push(c);
             }
             empty_group |= comparators.is_empty();

@@ -212,22 +212,29 @@ pub(super) fn expand_wildcard_version(
     Ok(expanded)
 }
 
-/// blang `buildVersionRange`; the error is wrapped by the caller.
-pub(super) fn build_version_range(op_str: &str, v_str: &str) -> Result<Comparator, String> {
+/// blang `buildVersionRange`, called by `ParseRange` for the comparator
+/// `part`; the error is `ParseRange`'s (`Could not parse Range "…": …`).
+pub(super) fn build_version_range(
+    part: &str,
+    op_str: &str,
+    v_str: &str,
+) -> Result<Comparator, RangeError> {
+    let in_range =
+        |e: String| RangeError::new(format!("Could not parse Range {}: {}", go_quote(part), e));
     let op = Op::parse(op_str).ok_or_else(|| {
-        format!(
+        in_range(format!(
             "Could not parse comparator {} in {}",
             go_quote(op_str),
             go_quote(&format!("{op_str}{v_str}"))
-        )
+        ))
     })?;
     let version = version::parse_strict(v_str).map_err(|e| {
-        format!(
+        in_range(format!(
             "Could not parse version {} in {}: {}",
             go_quote(v_str),
             go_quote(&format!("{op_str}{v_str}")),
             e
-        )
+        ))
     })?;
     Ok(Comparator { op, version })
 }
