@@ -25,6 +25,7 @@
 #![deny(missing_docs)]
 
 pub mod annotations;
+pub mod build_report;
 pub mod csv;
 pub mod csvmeta;
 pub mod format;

@@ -60,9 +60,6 @@ impl From<Exit> for ExitCode {
     }
 }
 
-/// A diagnostic as JSON: absent context fields are omitted.
-pub type JsonDiagnostic<'a> = olmsat_findings::report::format::JsonFinding<'a>;
-
 /// Print a value as pretty JSON on standard output.
 pub fn print_json<T: Serialize>(v: &T) -> std::io::Result<()> {
     let stdout = std::io::stdout();

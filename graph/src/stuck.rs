@@ -22,10 +22,30 @@
 use std::collections::HashMap;
 
 use olmsat_catalog::model::{Channel, Model, Package};
+use olmsat_catalog::{CatalogFiles, Validation};
 use olmsat_findings::diagnostic::{Diagnostic, Rule};
 
 use crate::path::{answer_in, PathQuery};
 use crate::upgrade::{ChannelGraph, NodeIndex, Start};
+
+/// `validate`'s findings on `files`: opm's rules ([`CatalogFiles::validate`])
+/// and, on a catalog without errors (its graphs are what opm would serve),
+/// the [`never_reaching_head`] warnings, sorted in among the others.
+pub fn validate(files: CatalogFiles) -> (Validation, Vec<Diagnostic>) {
+    let validation = files.validate();
+    let report = validation.report();
+    let mut found = report.errors.clone();
+    let mut warnings = report.warnings.clone();
+    if report.errors.is_empty() {
+        let stuck = never_reaching_head(validation.model());
+        if !stuck.is_empty() {
+            warnings.extend(stuck);
+            warnings.sort();
+        }
+    }
+    found.extend(warnings);
+    (validation, found)
+}
 
 /// Where OLM v0's walk from a node ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

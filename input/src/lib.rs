@@ -34,6 +34,7 @@
 
 #[cfg(feature = "git")]
 pub mod git;
+pub mod render;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

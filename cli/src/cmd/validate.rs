@@ -1,32 +1,12 @@
 //! `olmsat validate`
 
 use olmsat_catalog::CatalogFiles;
-use olmsat_findings::report::{Findings, Format};
-use serde::Serialize;
+use olmsat_findings::report::Format;
 
 use crate::args::ValidateArgs;
-use crate::output::{
-    print_finding_lines, print_json, print_sarif, print_yaml, Exit, JsonDiagnostic,
-};
+use crate::output::{print_finding_lines, print_json, print_sarif, print_yaml, Exit};
 use crate::process::Finished;
 use crate::timings::timed;
-
-#[derive(Serialize)]
-struct JsonReport<'a> {
-    passed: bool,
-    errors: Vec<JsonDiagnostic<'a>>,
-    warnings: Vec<JsonDiagnostic<'a>>,
-}
-
-impl<'a> JsonReport<'a> {
-    fn new(findings: &'a Findings) -> Self {
-        JsonReport {
-            passed: findings.passed(),
-            errors: findings.errors().map(Into::into).collect(),
-            warnings: findings.warnings().map(Into::into).collect(),
-        }
-    }
-}
 
 /// Read the catalogs at `paths` through the input layer (every kind of
 /// input; a template counts as the catalog it renders to, an `Err` exit when
@@ -57,43 +37,18 @@ pub fn run(args: &ValidateArgs, o: &olmsat_input::Options) -> super::Outcome {
         Ok(files) => files,
         Err(exit) => return Ok(Finished::new(exit)),
     };
-    // With opm's rules, the users OLM v0 leaves behind, in `path`'s words
-    // (only on a catalog without errors: its graphs are what opm would serve).
-    let (validation, stuck) = timed("validate", || {
-        let validation = files.validate();
-        let stuck = if validation.report().errors.is_empty() {
-            olmsat_graph::stuck::never_reaching_head(validation.model())
-        } else {
-            Vec::new()
-        };
-        (validation, stuck)
-    });
+    // With opm's rules, the users OLM v0 leaves behind, in `path`'s words.
+    let (validation, found) = timed("validate", || olmsat_graph::stuck::validate(files));
     drop(spinner);
-    let report = validation.report();
     let model = validation.model();
-    let mut warnings = report.warnings.clone();
-    if !stuck.is_empty() {
-        warnings.extend(stuck);
-        warnings.sort();
-    }
-    let findings = policy.apply(report.errors.iter().cloned().chain(warnings));
+    let findings = policy.apply(found);
     let format = args.report.format();
     match format {
-        Format::Json => print_json(&JsonReport::new(&findings))?,
-        Format::Yaml => print_yaml(&JsonReport::new(&findings))?,
-        Format::Sarif => print_sarif(
-            &findings
-                .errors()
-                .chain(findings.warnings())
-                .cloned()
-                .collect::<Vec<_>>(),
-        )?,
+        Format::Json => print_json(&findings.document())?,
+        Format::Yaml => print_yaml(&findings.document())?,
+        Format::Sarif => print_sarif(&findings.reported().cloned().collect::<Vec<_>>())?,
         Format::Text | Format::Short | Format::Github => {
-            print_finding_lines(
-                format,
-                args.report.color(),
-                findings.errors().chain(findings.warnings()),
-            )?;
+            print_finding_lines(format, args.report.color(), findings.reported())?;
             if format == Format::Text {
                 let verdict = if findings.passed() {
                     "valid"

@@ -11,4 +11,4 @@ pub mod policy;
 
 pub use config::{ConfigError, Settings};
 pub use format::Format;
-pub use policy::{Allow, Findings, Policy, PolicyError, Verdict};
+pub use policy::{Allow, Findings, FindingsDocument, Policy, PolicyError, Verdict};
