@@ -11,8 +11,10 @@ use serde_json::{Map, Value};
 
 use crate::read::Object;
 use crate::yaml::kind_of;
-use olmsat_catalog::declcfg::RelatedImage;
+use olmsat_catalog::declcfg::{Property, RelatedImage};
+use olmsat_catalog::property::types;
 use olmsat_encoding::location::Location;
+use olmsat_encoding::rawjson::RawJson;
 
 /// `ClusterServiceVersion`
 pub const CSV_KIND: &str = "ClusterServiceVersion";
@@ -106,8 +108,13 @@ impl Csv {
 
     /// Read the CSV fields from an object.
     pub fn from_object(o: &Object) -> Csv {
+        Csv::from_value(&o.value, o.name.clone(), o.location.clone())
+    }
+
+    /// Read the CSV fields from a CSV's JSON named `name` (its
+    /// `metadata.name`), found at `location`.
+    pub fn from_value(v: &Value, name: String, location: Location) -> Csv {
         let mut r = Reader::default();
-        let v = &o.value;
         let spec = r.obj(v.get("spec"), "spec");
         let annotations = r
             .obj(v.pointer("/metadata/annotations"), "metadata.annotations")
@@ -203,7 +210,7 @@ impl Csv {
             .collect();
         let release = r.string(get("release"), "spec.release");
         Csv {
-            name: o.name.clone(),
+            name,
             version,
             release,
             replaces,
@@ -215,10 +222,48 @@ impl Csv {
             required_apis,
             related_images,
             operator_images,
-            location: o.location.clone(),
+            location,
             problems: r.problems,
         }
     }
+
+    /// The APIs OLM v0 reads from an installed CSV (`providedAPIsToProperties`,
+    /// `requiredAPIsToProperties`): `olm.gvk` for each owned CRD (its group
+    /// the CRD name after the first dot) and owned API service, then
+    /// `olm.gvk.required` for each required one, in the CSV's order.
+    pub fn api_properties(&self) -> Vec<Property> {
+        let crd = |c: &CrdDescription| {
+            let group = c.plural_group().map_or("", |(_, g)| g);
+            gvk_value(group, &c.kind, &c.version)
+        };
+        let api = |a: &ApiServiceDescription| gvk_value(&a.group, &a.kind, &a.version);
+        let property = |type_: &str, value: RawJson| Property {
+            type_: type_.to_owned(),
+            value,
+        };
+        let owned = self
+            .owned_crds
+            .iter()
+            .map(crd)
+            .chain(self.owned_apis.iter().map(api))
+            .map(|v| property(types::GVK, v));
+        let required = self
+            .required_crds
+            .iter()
+            .map(crd)
+            .chain(self.required_apis.iter().map(api))
+            .map(|v| property(types::GVK_REQUIRED, v));
+        owned.chain(required).collect()
+    }
+}
+
+/// An `olm.gvk` value as OLM writes it: `{"group","kind","version"}`.
+fn gvk_value(group: &str, kind: &str, version: &str) -> RawJson {
+    olmsat_encoding::rawjson::to_raw(&serde_json::json!({
+        "group": group,
+        "kind": kind,
+        "version": version,
+    }))
 }
 
 fn operator_images(spec: Option<&Map<String, Value>>, r: &mut Reader) -> Vec<String> {
@@ -422,6 +467,29 @@ spec:
         assert_eq!(c.related_images[0].image, "quay.io/a:1");
         assert_eq!(c.operator_images, ["quay.io/init:1", "quay.io/op:1"]);
         assert_eq!(c.problems.len(), 1, "{:?}", c.problems);
+        let apis: Vec<(String, String)> = c
+            .api_properties()
+            .into_iter()
+            .map(|p| (p.type_, p.value.get().to_owned()))
+            .collect();
+        assert_eq!(
+            apis,
+            [
+                (
+                    "olm.gvk",
+                    r#"{"group":"etcd.database.coreos.com","kind":"EtcdCluster","version":"v1beta2"}"#
+                ),
+                (
+                    "olm.gvk",
+                    r#"{"group":"w.example.com","kind":"Widget","version":"v1"}"#
+                ),
+                (
+                    "olm.gvk.required",
+                    r#"{"group":"example.com","kind":"Thing","version":"v1"}"#
+                ),
+            ]
+            .map(|(t, v)| (t.to_owned(), v.to_owned()))
+        );
     }
 
     #[test]
