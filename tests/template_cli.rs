@@ -357,7 +357,8 @@ fn a_missing_bundle_source_is_named_by_its_path() {
     ]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(
-        r.stderr.contains("bundle source /no/such/bundles: no such file or directory"),
+        r.stderr
+            .contains("bundle source /no/such/bundles: no such file or directory"),
         "{}",
         r.stderr
     );

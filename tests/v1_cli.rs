@@ -849,8 +849,9 @@ fn names_that_match_nothing_are_named() {
     ]);
     assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
     assert!(
-        r.stdout
-            .contains("\n  hint: no catalog given has package \"pp\"; the closest packages: p, q\n"),
+        r.stdout.contains(
+            "\n  hint: no catalog given has package \"pp\"; the closest packages: p, q\n"
+        ),
         "{}",
         r.stdout
     );

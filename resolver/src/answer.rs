@@ -107,7 +107,7 @@ pub enum PrepareError {
         /// The catalog.
         catalog: String,
         /// Why.
-        source: olmsat_graph::SelectError,
+        source: Box<olmsat_graph::SelectError>,
     },
     /// The OLM v1 flags do not describe an extension.
     #[error(transparent)]
@@ -313,7 +313,7 @@ pub fn subscription(
                 return Err(PrepareError::Channel {
                     spec: spec.to_owned(),
                     catalog: source,
-                    source: e,
+                    source: Box::new(e),
                 });
             }
         }
