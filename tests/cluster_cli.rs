@@ -902,3 +902,34 @@ fn a_list_of_600_real_csvs_is_read() {
         "{v}"
     );
 }
+
+/// Issue 31.9: a catalog given that no CatalogSource of the cluster state is
+/// named after gets a note listing the CatalogSources there, closest first.
+#[test]
+fn a_catalog_no_catalog_source_is_named_after_is_named() {
+    let o = olmsat(&[
+        "resolve",
+        "--catalog",
+        "comunity=corpus/catalogs/etcd-example",
+        "-f",
+        "tests/cluster/two-namespaces/cluster.yaml",
+    ]);
+    let err = common::stderr(&o);
+    assert!(
+        err.contains("note: catalog \"comunity\" is no CatalogSource of the cluster state: OLM v0 takes it to be in the namespace of the Subscriptions that name it, else in the namespace resolved (the CatalogSources there: community)\n"),
+        "{err}"
+    );
+    // The catalog the CatalogSource names: no note.
+    let o = olmsat(&[
+        "resolve",
+        "--catalog",
+        CATALOG,
+        "-f",
+        "tests/cluster/two-namespaces/cluster.yaml",
+    ]);
+    assert!(
+        !common::stderr(&o).contains("is no CatalogSource"),
+        "{}",
+        common::stderr(&o)
+    );
+}

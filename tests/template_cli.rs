@@ -344,3 +344,23 @@ fn validation_findings_follow_strict_allow_and_deny() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("did you mean"), "{}", r.stderr);
 }
+
+/// Issue 31.9: a `--bundles-from` path that does not exist is named, not an
+/// empty bundle image.
+#[test]
+fn a_missing_bundle_source_is_named_by_its_path() {
+    let r = run(&[
+        "render-template",
+        "nfs-provisioner-operator/basic-template.yaml",
+        "--bundles-from",
+        "/no/such/bundles",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("bundle source /no/such/bundles: no such file or directory"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("bundle image \"\""), "{}", r.stderr);
+}

@@ -700,3 +700,221 @@ fn compare_olm_walks_a_long_chain_to_its_end() {
     );
     assert_eq!(r.stdout, "\n2000 start(s) compared, 0 differ\n");
 }
+
+/// A catalog of package `p` whose default channel `stable` holds 1.0.0 and
+/// whose channel `fast` holds a nightly 1.1.0 prerelease.
+const NIGHTLY: &str = r#"{"schema":"olm.package","name":"p","defaultChannel":"stable"}
+{"schema":"olm.channel","package":"p","name":"stable","entries":[{"name":"p.v1.0.0"}]}
+{"schema":"olm.channel","package":"p","name":"fast","entries":[{"name":"p.v1.0.0"},{"name":"p.v1.1.0-nightly","replaces":"p.v1.0.0"}]}
+{"schema":"olm.bundle","package":"p","name":"p.v1.0.0","image":"i:1","properties":[{"type":"olm.package","value":{"packageName":"p","version":"1.0.0"}}]}
+{"schema":"olm.bundle","package":"p","name":"p.v1.1.0-nightly","image":"i:2","properties":[{"type":"olm.package","value":{"packageName":"p","version":"1.1.0-nightly"}}]}
+"#;
+
+fn nightly_catalog() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir(tmp.path().join("nightly")).unwrap();
+    std::fs::write(tmp.path().join("nightly/catalog.json"), NIGHTLY).unwrap();
+    tmp
+}
+
+/// Issue 31.7: a cluster file with only ClusterExtensions gets no v0 line;
+/// a prerelease chosen without a version range gets a note.
+#[test]
+fn only_v1_input_prints_only_v1_and_a_prerelease_is_noted() {
+    let tmp = nightly_catalog();
+    std::fs::write(
+        tmp.path().join("cluster.yaml"),
+        "apiVersion: olm.operatorframework.io/v1\nkind: ClusterExtension\nmetadata:\n  name: p\nspec:\n  namespace: p\n  source:\n    sourceType: Catalog\n    catalog:\n      packageName: p\n",
+    )
+    .unwrap();
+    let r = olmsat_in(
+        tmp.path(),
+        &["resolve", "--catalog", "c=nightly", "-f", "cluster.yaml"],
+        "",
+        &[],
+    );
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.stdout,
+        "extension p (package p): p.v1.1.0-nightly 1.1.0-nightly from catalog c\n  note: 1.1.0-nightly is a prerelease: with no version range OLM v1 takes the highest version, prereleases included; a range without a prerelease (e.g. \">=0.0.0\") leaves them out\n"
+    );
+    let r = olmsat_in(
+        tmp.path(),
+        &[
+            "resolve",
+            "--catalog",
+            "c=nightly",
+            "-f",
+            "cluster.yaml",
+            "-o",
+            "json",
+        ],
+        "",
+        &[],
+    );
+    let v = json(&r.stdout);
+    assert_eq!(v["status"], "resolved");
+    assert!(extension(&v, "p")["notes"][0]
+        .as_str()
+        .unwrap()
+        .starts_with("1.1.0-nightly is a prerelease"));
+    // With a range, no note.
+    let r = olmsat_in(
+        tmp.path(),
+        &[
+            "resolve",
+            "--catalog",
+            "c=nightly",
+            "--extension",
+            "p",
+            "--version",
+            ">=0.0.0",
+        ],
+        "",
+        &[],
+    );
+    assert_eq!(
+        r.stdout,
+        "extension p (package p): p.v1.0.0 1.0.0 from catalog c\n"
+    );
+    // simulate: no v0 lines either.
+    let r = olmsat_in(
+        tmp.path(),
+        &["simulate", "--catalog", "c=nightly", "-f", "cluster.yaml"],
+        "",
+        &[],
+    );
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.starts_with("extension p (package p):\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("installed:\n"), "{}", r.stdout);
+}
+
+/// Issue 31.7: compare-olm says when v0's default channel and v1's pick
+/// differ.
+#[test]
+fn compare_olm_names_different_default_channels() {
+    let tmp = nightly_catalog();
+    let r = olmsat_in(tmp.path(), &["compare-olm", "nightly"], "", &[]);
+    assert!(
+        r.stdout.contains("packages whose fresh install OLM v0 and OLM v1 take from different channels (v0 follows defaultChannel, v1 takes the highest version of every channel):\n  p: v0 installs p.v1.0.0 (defaultChannel stable); v1 installs p.v1.1.0-nightly (channel fast)\n"),
+        "{}",
+        r.stdout
+    );
+    let r = olmsat_in(
+        tmp.path(),
+        &["compare-olm", "nightly", "-o", "json"],
+        "",
+        &[],
+    );
+    let v = json(&r.stdout);
+    assert_eq!(v["defaultChannels"][0]["defaultChannel"], "stable");
+    assert_eq!(v["defaultChannels"][0]["v1Bundle"], "p.v1.1.0-nightly");
+    assert_eq!(v["defaultChannels"][0]["v1Channels"][0], "fast");
+    // The fixture's catalog agrees: no such field.
+    let r = run(&["compare-olm", "catalogs/extra", "-o", "json"]);
+    assert!(
+        json(&r.stdout).get("defaultChannels").is_none(),
+        "{}",
+        r.stdout
+    );
+}
+
+/// Issue 31.9: a catalog no ClusterCatalog is named after is named with the
+/// ClusterCatalogs there are; a misspelt `--extension` package gets the
+/// closest packages.
+#[test]
+fn names_that_match_nothing_are_named() {
+    let r = run(&[
+        "resolve",
+        "--catalog",
+        "mian=catalogs/main",
+        "-f",
+        "cluster.yaml",
+    ]);
+    assert!(
+        r.stderr.contains("note: catalog \"mian\" has no ClusterCatalog in the cluster file; OLM v1 does not see it (the ClusterCatalogs there: main, extra)\n"),
+        "{}",
+        r.stderr
+    );
+    let r = run(&[
+        "resolve",
+        "--catalog",
+        "main=catalogs/main",
+        "--extension",
+        "pp",
+    ]);
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains(
+            "\n  hint: no catalog given has package \"pp\"; the closest packages: p, q\n"
+        ),
+        "{}",
+        r.stdout
+    );
+    let r = run(&[
+        "resolve",
+        "--catalog",
+        "main=catalogs/main",
+        "--extension",
+        "pp",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(
+        extension(&json(&r.stdout), "pp")["hint"],
+        "no catalog given has package \"pp\"; the closest packages: p, q"
+    );
+}
+
+/// A program gets the document the CLI prints: the library's answer,
+/// serialized, is `resolve -o json`'s output byte for byte.
+#[test]
+fn the_library_answer_is_the_cli_json() {
+    use olmsat_input::catalogs::CatalogSet;
+    use olmsat_resolver::answer::{prepare, resolve, Request, V1Plan};
+    use olmsat_resolver::{CatalogInput, ClusterState, Options};
+
+    let dir = fixtures();
+    let catalogs = dir.join("catalogs");
+    let cluster_file = dir.join("cluster.yaml");
+    let r = run(&[
+        "resolve",
+        "--catalogs",
+        &catalogs.display().to_string(),
+        "-f",
+        &cluster_file.display().to_string(),
+        "-o",
+        "json",
+    ]);
+    let set = CatalogSet::parse(Some(&catalogs), &[], false).unwrap();
+    let request = Request::default();
+    let cluster = ClusterState::read_inputs(&[&cluster_file], false).unwrap();
+    let plan = V1Plan::of(&request, &cluster).unwrap();
+    let loaded = set
+        .load(&olmsat_input::Options::default(), |name, config| {
+            plan.as_ref()
+                .and_then(|p| p.content(&cluster, name, config))
+        })
+        .unwrap();
+    let mut models = Vec::new();
+    let mut contents = Vec::new();
+    for c in loaded.catalogs {
+        if let Some(content) = c.derived {
+            contents.push((c.name.clone(), content));
+        }
+        models.push(CatalogInput {
+            name: c.name,
+            model: c.model,
+        });
+    }
+    let prepared = prepare(&request, models, contents, cluster, loaded.notes).unwrap();
+    let answer = resolve(&prepared, Options::default(), false);
+    assert_eq!(i32::from(answer.exit_code()), r.code);
+    let mut text = serde_json::to_string_pretty(&answer).unwrap();
+    text.push('\n');
+    assert_eq!(text, r.stdout);
+}

@@ -50,6 +50,17 @@ pub enum Exit {
     Usage,
 }
 
+impl Exit {
+    /// The exit of a library's exit code: 0, 1, anything else 2.
+    pub fn from_code(code: u8) -> Exit {
+        match code {
+            0 => Exit::Ok,
+            1 => Exit::Invalid,
+            _ => Exit::Usage,
+        }
+    }
+}
+
 impl From<Exit> for ExitCode {
     fn from(e: Exit) -> ExitCode {
         ExitCode::from(match e {

@@ -32,6 +32,7 @@
 
 #![deny(missing_docs)]
 
+pub mod catalogs;
 #[cfg(feature = "git")]
 pub mod git;
 pub mod render;

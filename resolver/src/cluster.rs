@@ -22,6 +22,7 @@ use serde_json::{json, Value};
 
 mod list;
 
+pub use crate::cluster_error::ClusterError;
 pub use list::{DOCUMENT_NODES, DOCUMENT_SCALAR_BYTES, LIST_NODES, LIST_SCALAR_BYTES};
 
 /// An `operators.coreos.com/v1alpha1` Subscription.
@@ -256,16 +257,6 @@ impl ClusterState {
         }
         notes
     }
-}
-
-/// Why the cluster file could not be read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{location}: {message}")]
-pub struct ClusterError {
-    /// Where.
-    pub location: Location,
-    /// What.
-    pub message: String,
 }
 
 const DEFAULT_NAMESPACE: &str = "default";

@@ -82,6 +82,25 @@ pub struct Refused {
     pub properties: Vec<String>,
 }
 
+/// A package whose fresh install OLM v0 and OLM v1 take from different
+/// channels: a Subscription without a channel follows the package's
+/// `defaultChannel`; a ClusterExtension without channels takes the highest
+/// version of every channel, and OLM v1 ignores `defaultChannel`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DefaultChannel {
+    /// The package.
+    pub package: String,
+    /// Its `defaultChannel`, which OLM v0 follows.
+    pub default_channel: String,
+    /// The bundle OLM v0 installs: the default channel's head.
+    pub v0_bundle: String,
+    /// The bundle OLM v1 installs with no channel given.
+    pub v1_bundle: String,
+    /// The channels that hold it.
+    pub v1_channels: Vec<String>,
+}
+
 /// The comparison of a catalog: every start's two paths (listed when
 /// written), how many differ, the bundles v1 refuses. Serialized as
 /// `compare-olm -o json` prints it.
@@ -93,6 +112,9 @@ pub struct Comparison {
     pub differing: usize,
     /// Bundles OLM v1 refuses to install.
     pub v1_refuses: Vec<Refused>,
+    /// Packages whose fresh install OLM v0 and OLM v1 take from different
+    /// channels.
+    pub default_channels: Vec<DefaultChannel>,
     /// Channels that could not be compared (a graph that cannot be built),
     /// one sentence each.
     pub warnings: Vec<String>,
@@ -103,7 +125,12 @@ pub struct Comparison {
 impl Serialize for Comparison {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
-        let mut st = s.serialize_struct("Comparison", 4)?;
+        let fields = if self.default_channels.is_empty() {
+            4
+        } else {
+            5
+        };
+        let mut st = s.serialize_struct("Comparison", fields)?;
         st.serialize_field("starts", &self.starts)?;
         st.serialize_field("differing", &self.differing)?;
         st.serialize_field(
@@ -114,6 +141,9 @@ impl Serialize for Comparison {
             },
         )?;
         st.serialize_field("v1Refuses", &self.v1_refuses)?;
+        if !self.default_channels.is_empty() {
+            st.serialize_field("defaultChannels", &self.default_channels)?;
+        }
         st.end()
     }
 }
@@ -433,6 +463,7 @@ pub fn compare(
     let mut rows: Vec<Origin> = Vec::new();
     let mut refused = Vec::new();
     let mut warnings = Vec::new();
+    let mut default_channels = Vec::new();
     let mut starts = 0;
     for pkg in model.packages() {
         if package.is_some_and(|p| p != pkg.name) {
@@ -441,6 +472,9 @@ pub fn compare(
         let Some(slice) = content.package(&pkg.name) else {
             continue;
         };
+        if let Some(d) = default_channel(pkg, slice, catalog) {
+            default_channels.push(d);
+        }
         let mut versions: HashMap<&str, &str> = HashMap::new();
         for b in &slice.bundles {
             versions.entry(b.name.as_str()).or_insert(&b.version_text);
@@ -597,10 +631,53 @@ pub fn compare(
         starts,
         differing,
         v1_refuses: refused,
+        default_channels,
         warnings,
         chains,
         origins: rows,
     }
+}
+
+/// When OLM v1's fresh install of `pkg` (no channel, no version range) is a
+/// bundle its default channel does not hold: both picks.
+fn default_channel(
+    pkg: &olmsat_catalog::Package,
+    slice: &crate::v1::catalog::PackageSlice,
+    catalog: Catalog<'_>,
+) -> Option<DefaultChannel> {
+    let default = pkg.default_channel()?;
+    let v0_bundle = default.head()?.name.clone();
+    let ext = ClusterExtension {
+        name: pkg.name.clone(),
+        namespace: pkg.name.clone(),
+        package: pkg.name.clone(),
+        version: String::new(),
+        channels: Vec::new(),
+        selector: None,
+        policy: UpgradePolicy::CatalogProvided,
+        installed: None,
+        location: olmsat_encoding::location::Location::new(std::sync::Arc::from("compare-olm"), 0),
+    };
+    let v1_bundle = reconcile(&[catalog], &ext, Gates::default())
+        .result
+        .ok()?
+        .bundle;
+    if default.entry(&v1_bundle).is_some() {
+        return None;
+    }
+    let v1_channels = slice
+        .channels
+        .iter()
+        .filter(|c| c.contains(&v1_bundle))
+        .map(|c| c.name.clone())
+        .collect();
+    Some(DefaultChannel {
+        package: pkg.name.clone(),
+        default_channel: default.name.clone(),
+        v0_bundle,
+        v1_bundle,
+        v1_channels,
+    })
 }
 
 /// The graph's node at index `i`.
@@ -699,6 +776,23 @@ impl Comparison {
                     r.package,
                     r.bundle,
                     r.properties.join(", ")
+                )?;
+            }
+        }
+        if !self.default_channels.is_empty() {
+            writeln!(
+                out,
+                "\npackages whose fresh install OLM v0 and OLM v1 take from different channels (v0 follows defaultChannel, v1 takes the highest version of every channel):"
+            )?;
+            for d in &self.default_channels {
+                writeln!(
+                    out,
+                    "  {}: v0 installs {} (defaultChannel {}); v1 installs {} (channel {})",
+                    d.package,
+                    d.v0_bundle,
+                    d.default_channel,
+                    d.v1_bundle,
+                    d.v1_channels.join(", ")
                 )?;
             }
         }

@@ -47,8 +47,10 @@
 #![warn(missing_docs)]
 
 mod behind;
+mod cluster_error;
 mod cluster_file;
 
+pub mod answer;
 pub mod cluster;
 pub mod compare;
 pub mod dangling;

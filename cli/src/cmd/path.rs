@@ -15,18 +15,15 @@ pub fn run(args: &PathArgs, o: &olmsat_input::Options) -> super::Outcome {
             errln!("olmsat: --shortest and --all are graph paths of OLM v0's channel graph: drop them with --olm v1");
             return Ok(Exit::Usage.into());
         }
-        return super::v1::path(&super::v1::PathRequest {
-            path: &args.path,
-            package: &args.package,
+        let request = olmsat_resolver::v1::path::PathRequest {
+            package: args.package.clone(),
             // OLM v1's path is across all channels without --channel.
-            channel: args.channel.as_deref().filter(|c| *c != "all"),
-            from: &args.from,
-            to: args.to.as_deref(),
-            version: args.version.as_deref(),
-            format: args.output,
-            options: o,
-        })
-        .map(Finished::new);
+            channel: args.channel.clone().filter(|c| c != "all"),
+            from: args.from.clone(),
+            to: args.to.clone(),
+            version: args.version.clone(),
+        };
+        return super::v1::path(&args.path, &request, args.output, o).map(Finished::new);
     }
     if args.version.is_some() {
         errln!("olmsat: --version bounds OLM v1 paths only: add --olm v1");

@@ -7,7 +7,7 @@ use olmsat_encoding::location::Location;
 use serde_json::Value;
 
 use super::selector::{LabelSelector, Requirement};
-use crate::cluster::ClusterError;
+use crate::cluster_error::ClusterError;
 
 /// The label every ClusterCatalog carries with its own name.
 pub const NAME_LABEL: &str = "olm.operatorframework.io/metadata.name";

@@ -6,10 +6,12 @@
 //! successors of the installed bundle, then ordered by deprecation, version
 //! and catalog priority. See [`resolve::resolve`].
 
+pub mod answer;
 pub mod catalog;
 pub mod cluster;
 pub mod conditions;
 pub mod errors;
+pub mod path;
 pub mod reconcile;
 pub mod resolve;
 pub mod selector;
