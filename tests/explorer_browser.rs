@@ -221,7 +221,8 @@ fn explorer_answers_equal_path_in_the_browser() {
     let (_, seen) = observe(&own, &[catalog], &["--pairs"]);
     let clicks = check_clicks(&own, catalog, &seen);
     let pairs = check_pairs(&own, catalog, &seen);
-    assert!(clicks >= 9 && pairs >= 81, "{clicks} clicks, {pairs} pairs");
+    // Two channels, of 6 and 3 versions: every version and every pair.
+    assert!(clicks >= 9 && pairs >= 45, "{clicks} clicks, {pairs} pairs");
     let kb = &seen["keyboard"];
     assert_eq!(
         kb["mode"], "olm",
