@@ -673,9 +673,9 @@ pub fn to_string(drawing: &Drawing<'_>) -> String {
             "<label><input type=\"checkbox\" class=\"kind\" value=\"{k}\" checked> {k}</label> "
         );
     }
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "</span><label><input type=\"checkbox\" id=\"all-edges\"{}> all edges{}</label> <button type=\"button\" id=\"clear\">Clear</button></div></header>\n",
+        "</span><label><input type=\"checkbox\" id=\"all-edges\"{}> all edges{}</label> <button type=\"button\" id=\"clear\">Clear</button></div></header>",
         if folded == 0 { " disabled" } else { "" },
         match folded {
             0 => String::new(),
