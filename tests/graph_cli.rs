@@ -403,3 +403,81 @@ fn opendatahub_operator_fast_fits_on_a_screen() {
         .unwrap_or(f64::MAX);
     assert!(width < 2400.0, "{width}");
 }
+
+#[test]
+fn html_explorer_is_one_offline_page_with_the_path_answers() {
+    let r = olmsat(&["graph", AWS, "--channel", "stable-v1", "-o", "html"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let page = &r.stdout;
+    assert!(page.starts_with("<!DOCTYPE html>\n"), "{page}");
+    assert!(page.ends_with("</html>\n"));
+    // One file: no script, style or picture from elsewhere, no network.
+    for bad in [
+        "<script src",
+        "<link",
+        "http://",
+        "https://",
+        "@import",
+        "url(http",
+    ] {
+        assert!(!page.contains(bad), "{bad} in the page");
+    }
+    assert_eq!(
+        page.matches("<script").count(),
+        2,
+        "the data and the script"
+    );
+    // The answers of `olmsat path`, precomputed.
+    assert!(page.contains("id=\"olmsat-data\""));
+    let path = olmsat(&[
+        "path",
+        AWS,
+        "--package",
+        "aws-load-balancer-operator",
+        "--from",
+        "aws-load-balancer-operator.v1.0.0",
+        "--channel",
+        "stable-v1",
+    ]);
+    let summary = path.stdout.lines().last().unwrap_or_default();
+    assert!(summary.starts_with("reaches the head"), "{}", path.stdout);
+    assert!(page.contains(summary), "{summary}");
+    // Same input, same bytes.
+    assert_eq!(
+        olmsat(&["graph", AWS, "--channel", "stable-v1", "-o", "html"]).stdout,
+        r.stdout
+    );
+}
+
+#[test]
+fn html_explorer_escapes_hostile_names() {
+    let evil = "x</script><script>alert(1)</script><img src=x onerror=alert(2)>";
+    let text = common::catalog(
+        &[
+            &format!("{{\"name\":\"{evil}\"}}"),
+            &format!("{{\"name\":\"b\",\"replaces\":\"{evil}\"}}"),
+        ],
+        &[(evil, "1.0.0"), ("b", "1.1.0")],
+    );
+    let r = common::olmsat_in(&common::corpus(), &["graph", "-", "-o", "html"], &text, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout.matches("<script").count(), 2, "{}", r.stdout);
+    assert!(!r.stdout.contains("<img"));
+    assert!(!r.stdout.contains("alert(1)</script>"));
+    assert!(r.stdout.contains("x&lt;/script&gt;"));
+    assert!(r.stdout.contains("x\\u003c/script\\u003e"));
+}
+
+#[test]
+fn split_html_writes_a_page_per_package_and_an_index() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let d = tmp.path().display().to_string();
+    let r = olmsat(&["graph", AWS, "--split", &d, "-o", "html"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout, format!("wrote 1 file and {d}/index.html\n"));
+    let index = std::fs::read_to_string(tmp.path().join("index.html")).unwrap_or_default();
+    assert!(index.contains("<li><a href=\"aws-load-balancer-operator.html\">aws-load-balancer-operator</a>: 14 nodes, 16 edges (16 folded)</li>\n"), "{index}");
+    let page = std::fs::read_to_string(tmp.path().join("aws-load-balancer-operator.html"))
+        .unwrap_or_default();
+    assert_eq!(page, olmsat(&["graph", AWS, "-o", "html"]).stdout);
+}

@@ -520,7 +520,7 @@ pub struct GraphArgs {
     #[arg(long)]
     pub no_legend: bool,
     /// Write one file per package into DIR (created if need be), and an index
-    /// page: `index.html` for `-o svg`, `index.md` otherwise.
+    /// page: `index.html` for `-o svg` and `-o html`, `index.md` otherwise.
     #[arg(long, value_name = "DIR")]
     pub split: Option<PathBuf>,
     /// With `--split`: one file per package and channel.
@@ -730,6 +730,9 @@ pub enum GraphFormat {
     Yaml,
     /// SVG rendered by Graphviz's `dot`.
     Svg,
+    /// The explorer: one self-contained HTML page (olmsat's own layout, the
+    /// OLM v0 path of every version to highlight; no network, no Graphviz).
+    Html,
 }
 
 /// The three listings.

@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use crate::export::{dot, json, mermaid, Drawing};
+use crate::export::{dot, html, json, mermaid, Drawing};
 
 /// The formats a [`Drawing`] is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,6 +13,8 @@ pub enum DrawFormat {
     Mermaid,
     /// Nodes and edges with where each edge is declared, as JSON.
     Json,
+    /// The explorer: one self-contained HTML page.
+    Html,
 }
 
 /// Write `drawing` to `w` as `format`.
@@ -37,6 +39,7 @@ pub fn draw(drawing: &Drawing<'_>, format: DrawFormat, w: &mut impl Write) -> io
         DrawFormat::Dot => dot::write(drawing, w),
         DrawFormat::Mermaid => mermaid::write(drawing, w),
         DrawFormat::Json => json::write(drawing, w),
+        DrawFormat::Html => html::write(drawing, w),
     }
 }
 

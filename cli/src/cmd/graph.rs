@@ -109,6 +109,7 @@ fn extension(format: GraphFormat) -> &'static str {
         GraphFormat::Json => "json",
         GraphFormat::Yaml => "yaml",
         GraphFormat::Svg => "svg",
+        GraphFormat::Html => "html",
     }
 }
 
@@ -209,6 +210,7 @@ fn write_one(
         GraphFormat::Dot => draw(drawing, DrawFormat::Dot, out)?,
         GraphFormat::Mermaid => draw(drawing, DrawFormat::Mermaid, out)?,
         GraphFormat::Json => draw(drawing, DrawFormat::Json, out)?,
+        GraphFormat::Html => draw(drawing, DrawFormat::Html, out)?,
         GraphFormat::Yaml => {
             let mut json = Vec::new();
             draw(drawing, DrawFormat::Json, &mut json)?;

@@ -93,6 +93,8 @@ pub struct DrawnPackage<'m> {
 /// Everything drawn, packages by name.
 #[derive(Debug)]
 pub struct Drawing<'m> {
+    /// The catalog drawn from (the HTML explorer answers `path` questions in it).
+    pub model: &'m Model,
     /// The packages.
     pub packages: Vec<DrawnPackage<'m>>,
     /// The `--minimum-edge` floor in effect.
@@ -242,6 +244,7 @@ impl<'m> Drawing<'m> {
             });
         }
         let mut drawing = Drawing {
+            model,
             packages: drawn,
             minimum_edge: floor,
             view: opts.edges,
@@ -292,7 +295,7 @@ impl<'m> Drawing<'m> {
     /// One drawing per package, or per package and channel with
     /// `per_channel`, in drawing order; each keeps the view and legend.
     pub fn split(self, per_channel: bool) -> Vec<DrawingPart<'m>> {
-        let (floor, view, legend) = (self.minimum_edge, self.view, self.legend);
+        let (model, floor, view, legend) = (self.model, self.minimum_edge, self.view, self.legend);
         let mut parts = Vec::new();
         for p in self.packages {
             let package = p.package;
@@ -302,6 +305,7 @@ impl<'m> Drawing<'m> {
                         package: &package.name,
                         channel: Some(&ch.graph.channel().name),
                         drawing: Drawing {
+                            model,
                             packages: vec![DrawnPackage {
                                 package,
                                 channels: vec![ch],
@@ -317,6 +321,7 @@ impl<'m> Drawing<'m> {
                     package: &package.name,
                     channel: None,
                     drawing: Drawing {
+                        model,
                         packages: vec![p],
                         minimum_edge: floor.clone(),
                         view,

@@ -10,13 +10,16 @@
 //!   deprecations, the nodes and edges of the highlighted path), so that each
 //!   writer only spells it in its own syntax.
 //! - Writers: [`dot`] (Graphviz), [`mermaid`] (in `opm alpha render-graph`'s
-//!   style) and [`json`] (nodes and edges with provenance).
+//!   style), [`json`] (nodes and edges with provenance) and [`html`] (the
+//!   explorer: one self-contained page with olmsat's own layout and the
+//!   answers of `olmsat path` to highlight).
 //!
 //! Every writer is deterministic: the same catalog gives byte-identical output.
 
 pub mod dot;
 pub mod drawing;
 pub mod fold;
+pub mod html;
 pub mod json;
 pub mod mermaid;
 pub mod minimum_edge;

@@ -11,7 +11,7 @@
 //!   gets the same file.
 //! - The index lists every file with its package, channel, and how many
 //!   nodes, edges drawn and edges folded it has: `index.html` (links to
-//!   pictures) for SVG, `index.md` otherwise.
+//!   pictures or pages) for SVG and HTML, `index.md` otherwise.
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -69,9 +69,10 @@ pub fn plan(parts: &[DrawingPart<'_>], ext: &str) -> Vec<SplitFile> {
         .collect()
 }
 
-/// The name of the index page: `index.html` for SVG pictures, else `index.md`.
+/// The name of the index page: `index.html` for SVG pictures and HTML pages,
+/// else `index.md`.
 pub fn index_name(ext: &str) -> &'static str {
-    if ext == "svg" {
+    if ext == "svg" || ext == "html" {
         "index.html"
     } else {
         "index.md"
@@ -80,7 +81,7 @@ pub fn index_name(ext: &str) -> &'static str {
 
 /// The index page for `files` (named [`index_name`]`(ext)`).
 pub fn index(files: &[SplitFile], ext: &str) -> String {
-    if ext == "svg" {
+    if ext == "svg" || ext == "html" {
         index_html(files)
     } else {
         index_markdown(files)

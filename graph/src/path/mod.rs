@@ -30,7 +30,7 @@ use serde::Serialize;
 
 use crate::channels::ChannelError;
 use crate::export::json::PathStep;
-use crate::upgrade::{OlmEnd, StartError};
+use crate::upgrade::{ChannelGraph, Edge, NodeIndex, OlmEnd, Start, StartError};
 use olmsat_catalog::{Catalog, Model};
 use olmsat_encoding::Location;
 
@@ -288,6 +288,66 @@ pub(crate) fn end_word(end: OlmEnd) -> &'static str {
         OlmEnd::Loop(_) => "loop",
         OlmEnd::NoHead => "noHead",
     }
+}
+
+/// OLM v0's path from node `from` of `graph` to the channel head, answered
+/// as [`answer_in`] answers `olmsat path PACKAGE --from NAME --channel
+/// CHANNEL` (with the same text, reasons and JSON), over a graph already
+/// built. `model` is the catalog the graph was built from.
+///
+/// # Errors
+///
+/// Those of [`answer_in`] for the query (none for a node of a channel that
+/// has a head).
+pub fn olm_answer_at(
+    model: &Model,
+    graph: &ChannelGraph<'_>,
+    from: NodeIndex,
+) -> Result<ChannelPath, Box<PathFailure>> {
+    let query = PathQuery {
+        channel: Some(graph.channel().name.clone()),
+        ..PathQuery::olm(&graph.package().name, graph.node(from).name)
+    };
+    let ask = plan::Ask {
+        catalog: model,
+        query: &query,
+    };
+    view::answer_in_graph(&ask, graph)
+}
+
+/// The reasons `olmsat path --from FROM --to TO --shortest` gives when no
+/// path over any edge of `graph` leads from node `from` to node `to`, each
+/// without its indentation; empty when there is a path.
+pub fn unreachable_reasons(
+    graph: &ChannelGraph<'_>,
+    from: NodeIndex,
+    to: NodeIndex,
+) -> Vec<String> {
+    let start = Start::node(graph, from);
+    let mut why = JsonWhy::default();
+    why::unreachable(graph, &start, to, &mut why)
+        .into_iter()
+        .map(|l| l.trim_start().to_owned())
+        .collect()
+}
+
+/// How a step over `edge` goes, as its line in `olmsat path` says after
+/// `FROM -> TO  `: the kind, the range of a skipRange, and where it is
+/// declared (`skipRange ">=1.0.0 <1.2.0" declared at catalog.yaml:12`).
+pub fn step_how(edge: &Edge<'_>) -> String {
+    view::step_how(edge)
+}
+
+/// The reason [`unreachable_reasons`] gives for a target older than the
+/// start, without its indentation: `target (target_version) is older than
+/// start (start_version): …`.
+pub fn older_reason(
+    target: &str,
+    target_version: &str,
+    start: &str,
+    start_version: &str,
+) -> String {
+    why::older(target, target_version, start, start_version)
 }
 
 /// Answer `query` about `catalog`: in the channels the query names, or the

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use crate::channels::target_node;
 use crate::channels::ChannelGraphs;
 use crate::export::json::PathStep;
-use crate::upgrade::{ChannelGraph, NodeIndex, OlmEnd, Start, StartMatch, Step};
+use crate::upgrade::{ChannelGraph, Edge, NodeIndex, OlmEnd, Start, StartMatch, Step};
 
 use super::plan::{elsewhere, is_bundle, Ask};
 use super::why::{self, JsonElsewhere, JsonWhy};
@@ -17,15 +17,17 @@ fn step_line(g: &ChannelGraph<'_>, start: &Start, st: &Step<'_>) -> String {
     let from = st
         .from
         .map_or_else(|| start.label(), |f| g.node(f).name.to_owned());
-    let how = match st.edge.range() {
-        Some(r) => format!("{} {r:?}", st.edge.kind),
-        None => st.edge.kind.to_string(),
+    format!("{from} -> {}  {}", g.node(st.to).name, step_how(&st.edge))
+}
+
+/// How a step goes, as its line in `olmsat path` says after the two names:
+/// `skipRange ">=1.0.0 <1.2.0" declared at catalog.yaml:12`.
+pub(crate) fn step_how(edge: &Edge<'_>) -> String {
+    let how = match edge.range() {
+        Some(r) => format!("{} {r:?}", edge.kind),
+        None => edge.kind.to_string(),
     };
-    format!(
-        "{from} -> {}  {how} declared at {}",
-        g.node(st.to).name,
-        st.edge.location()
-    )
+    format!("{how} declared at {}", edge.location())
 }
 
 fn notes(g: &ChannelGraph<'_>) -> Vec<String> {
@@ -62,10 +64,26 @@ pub(crate) fn answer(
     let g = catalog
         .channel_graph(&query.package, channel)
         .map_err(|e| fail(e.into()))?;
+    answer_in_graph(ask, &g)
+}
+
+/// The answer in the channel graph `g` (already built for the query's
+/// package and channel).
+pub(crate) fn answer_in_graph(
+    ask: &Ask<'_>,
+    g: &ChannelGraph<'_>,
+) -> Result<ChannelPath, Box<PathFailure>> {
+    let query = ask.query;
+    let fail = |error: PathError| {
+        Box::new(PathFailure {
+            heading: None,
+            error,
+        })
+    };
     let (package, channel) = (g.package(), g.channel());
-    let start = ask.start(&g).map_err(|e| fail(e.into()))?;
+    let start = ask.start(g).map_err(|e| fail(e.into()))?;
     let target = match query.to.as_deref() {
-        Some(name) => match target_node(&g, name) {
+        Some(name) => match target_node(g, name) {
             Ok(n) => Some(n),
             Err(e) => match g.resolve_start(name) {
                 Ok(Start { node: Some(n), .. }) => Some(n),
@@ -77,11 +95,11 @@ pub(crate) fn answer(
     let heading = ChannelHeading {
         package: package.name.clone(),
         channel: channel.name.clone(),
-        notes: notes(&g),
+        notes: notes(g),
     };
     let mut view = View {
-        g: &g,
-        from_words: ask.describe(&g, &start),
+        g,
+        from_words: ask.describe(g, &start),
         start,
         target,
         explicit_target: query.to.is_some(),

@@ -197,6 +197,18 @@ pub(crate) fn stuck(g: &ChannelGraph<'_>, at: &Start, why: &mut JsonWhy) -> Vec<
 /// Where a `skipRange` misses `v`, in words (` (stops just below 1.4.2:
 /// <1.4.0)`, ` (starts above 1.4.2: >=1.5.0)`) and the comparator; `None`
 /// when it cannot say.
+/// The reason a target older than the start is out of reach (without
+/// indentation): `target` (`target_version`) is older than `start`
+/// (`start_version`).
+pub(crate) fn older(
+    target: &str,
+    target_version: &str,
+    start: &str,
+    start_version: &str,
+) -> String {
+    format!("{target} ({target_version}) is older than {start} ({start_version}): upgrades only go to newer versions")
+}
+
 fn range_miss(range: &str, v: &semver::Version) -> Option<(String, String)> {
     let r = olmsat_versions::range::Range::parse(range).ok()?;
     let c = r.failing(v)?;
@@ -224,8 +236,8 @@ pub(crate) fn unreachable(
         if tv.cmp_precedence(sv) == std::cmp::Ordering::Less {
             why.target_is_older = true;
             return vec![format!(
-                "  {t} ({tv}) is older than {} ({sv}): upgrades only go to newer versions",
-                start.label()
+                "  {}",
+                older(t, &tv.to_string(), &start.label(), &sv.to_string())
             )];
         }
     }
