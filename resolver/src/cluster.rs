@@ -15,10 +15,9 @@ use std::sync::Arc;
 
 use olmsat_catalog::declcfg::Property;
 use olmsat_catalog::load::split;
-use olmsat_catalog::property::types;
 use olmsat_encoding::location::Location;
 use olmsat_encoding::rawjson::{to_raw, Transcoded};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 mod list;
 
@@ -609,7 +608,7 @@ fn csv(
                 })
                 .collect()
         }
-        None => inferred_properties(v),
+        None => inferred_properties(v, &name, loc),
     };
     Ok(InstalledCsv {
         name,
@@ -629,47 +628,10 @@ fn csv(
     })
 }
 
-/// olm.gvk for owned CRDs and APIServices, olm.gvk.required for required ones.
-fn inferred_properties(v: &Value) -> Vec<Property> {
-    let mut out = Vec::new();
-    let mut add = |typ: &str, items: Option<&Value>, crd: bool| {
-        for item in items.and_then(Value::as_array).into_iter().flatten() {
-            let group = if crd {
-                s(item, "/name")
-                    .split_once('.')
-                    .map(|(_, g)| g)
-                    .unwrap_or("")
-                    .to_owned()
-            } else {
-                s(item, "/group").to_owned()
-            };
-            out.push(Property {
-                type_: typ.to_owned(),
-                value: to_raw(&json!({"group": group, "kind": s(item, "/kind"), "version": s(item, "/version")})),
-            });
-        }
-    };
-    add(
-        types::GVK,
-        v.pointer("/spec/customresourcedefinitions/owned"),
-        true,
-    );
-    add(
-        types::GVK,
-        v.pointer("/spec/apiservicedefinitions/owned"),
-        false,
-    );
-    add(
-        types::GVK_REQUIRED,
-        v.pointer("/spec/customresourcedefinitions/required"),
-        true,
-    );
-    add(
-        types::GVK_REQUIRED,
-        v.pointer("/spec/apiservicedefinitions/required"),
-        false,
-    );
-    out
+/// olm.gvk for owned CRDs and APIServices, olm.gvk.required for required
+/// ones, as OLM reads them from an installed CSV.
+fn inferred_properties(v: &Value, name: &str, loc: &Location) -> Vec<Property> {
+    olmsat_bundle::csv::Csv::from_value(v, name.to_owned(), loc.clone()).api_properties()
 }
 
 #[cfg(test)]
