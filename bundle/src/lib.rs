@@ -99,3 +99,8 @@ pub use render::{
     ImageTemplate, RenderOptions, RenderOutcome,
 };
 pub use validate::{validate_bundle, validate_dirs as validate_bundle_dirs, BundleReport};
+
+// The README's example, run as a doctest so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;

@@ -62,3 +62,8 @@ pub use write::{write, Format};
 pub use synthetic::{
     by_package as split_by_package, generate as generate_synthetic, Payload, Spec as SyntheticSpec,
 };
+
+// The README's example, run as a doctest so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;

@@ -268,3 +268,8 @@ fn compare_models(
         suppressed: 0,
     }
 }
+
+// The README's example, run as a doctest so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;

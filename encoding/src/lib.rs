@@ -34,3 +34,8 @@ pub mod yaml_emit;
 
 pub use location::Location;
 pub use rawjson::RawJson;
+
+// The README's example, run as a doctest so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;

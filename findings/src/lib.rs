@@ -30,3 +30,8 @@ pub mod suggest;
 pub use diagnostic::{Diagnostic, Severity};
 pub use olmsat_encoding::Location;
 pub use report::{Allow, Format, Policy, Rule, Verdict};
+
+// The README's example, run as a doctest so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;

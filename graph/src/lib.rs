@@ -49,3 +49,8 @@ pub use upgrade::{
 pub use draw::{dot_text, draw, DrawFormat};
 pub use export::json::PathStep;
 pub use export::{DrawError, DrawOptions, Drawing, DrawingPart, EdgeView, EdgeViewError};
+
+// The README's example, run as a doctest so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;

@@ -404,3 +404,8 @@ mod tests {
         assert!(e.contains("has upper-case hex digits"), "{e}");
     }
 }
+
+// The README's example, run as a doctest so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;

@@ -414,3 +414,8 @@ mod tests {
         assert!(e.contains("bundle source ") && e.contains("missing"), "{e}");
     }
 }
+
+// The README's example, run as a doctest so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;

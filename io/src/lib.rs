@@ -52,3 +52,8 @@ pub use write::{file_name, write_in_dir, MAX_NAME_BYTES};
 /// The largest file olmsat reads (1 GiB): larger files are refused with an
 /// error before anything is read into memory.
 pub const MAX_FILE_BYTES: u64 = 1 << 30;
+
+// The README's example, run as a doctest so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;

@@ -80,3 +80,8 @@ pub use simulate::{simulate, End, Installed, NamespaceEnd, Step as SimulationSte
 pub(crate) fn index_u32(i: usize) -> u32 {
     u32::try_from(i).unwrap_or(u32::MAX)
 }
+
+// The README's example, run as a doctest so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;

@@ -195,3 +195,8 @@ pub fn render_text(
     })?;
     render(kind, &doc, sources, opts)
 }
+
+// The README's example, run as a doctest so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;

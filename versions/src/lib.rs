@@ -40,3 +40,8 @@ pub mod index;
 pub mod masterminds;
 pub mod range;
 pub mod version;
+
+// The README's example, run as a doctest so that it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;
