@@ -5,6 +5,7 @@
 //! texts; the structs themselves carry plain comments so that clap takes each
 //! command's help from its variant.
 
+pub use crate::output::ReportFormat;
 use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -120,7 +121,7 @@ pub enum Command {
     /// bundles OLM v1 refuses (dependencies). Exit code 1 when some paths differ.
     CompareOlm(CompareOlmArgs),
     /// Compare two catalogs: what the change does to users' upgrade paths.
-    Diff(crate::cmd::diff::Args),
+    Diff(DiffArgs),
     /// Render a catalog template (basic, semver, substitutes) as
     /// `opm alpha render-template` does, offline: bundle images are looked up in
     /// the `--bundles-from` sources. The catalog is validated afterwards.
@@ -339,7 +340,7 @@ pub struct ResolveInputs {
     #[arg(long)]
     pub allow_missing_catalogs: bool,
     #[command(flatten)]
-    pub v1: crate::cmd::v1::Flags,
+    pub v1: V1Flags,
 }
 
 impl ResolveInputs {
@@ -697,17 +698,6 @@ pub enum MediaTypeArg {
     PlainV0,
 }
 
-/// Text, JSON or YAML.
-#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
-pub enum ReportFormat {
-    /// Human-readable text.
-    Text,
-    /// JSON for other tools.
-    Json,
-    /// The same document as JSON, in YAML.
-    Yaml,
-}
-
 /// Catalog output formats.
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 pub enum RenderFormat {
@@ -744,4 +734,76 @@ pub enum ListWhat {
     Channels,
     /// Bundles, one row per channel membership.
     Bundles,
+}
+
+/// Compare two catalogs: the structural changes per package, and the findings
+/// R0–R9 (bundles stranded or removed with nothing upgrading from them, channels
+/// or packages removed, heads moving back, OLM v0 stopping short of the head).
+///
+/// OLD and NEW are catalog directories or files, `-` (standard input), or
+/// `git:REV:PATH` (a path at a revision of the repository the command runs in,
+/// e.g. `git:origin/main:catalogs/v4.20`). Exit code 0 when no error finding,
+/// 1 with at least one (or a warning with --strict), 2 when an input cannot be
+/// read or OLD is invalid.
+///
+/// Findings are judged as `validate`'s are: `--strict`, `--fail-on`,
+/// `--allow RULE[@PACKAGE[/CHANNEL]]`, `--deny` and `.olmsat.yaml`. An allow
+/// of an error rule (everywhere, or for one package or channel) keeps its
+/// findings in the output as allowed, and they fail nothing.
+#[derive(clap::Args)]
+pub struct DiffArgs {
+    /// The catalog before the change.
+    #[arg(value_name = "OLD")]
+    pub old: String,
+    /// The catalog after the change.
+    #[arg(value_name = "NEW")]
+    pub new: String,
+    /// Only this package.
+    #[arg(long)]
+    pub package: Option<String>,
+    #[command(flatten)]
+    pub report: crate::report_args::ReportArgs,
+}
+
+/// The command-line flags that describe one ClusterExtension and the gates.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct V1Flags {
+    /// OLM v1: add a ClusterExtension for this package (like --subscribe for v0).
+    #[arg(long, value_name = "PKG")]
+    pub extension: Option<String>,
+    /// OLM v1: the --extension's version range (Masterminds syntax, e.g. ">=1.2, <2").
+    #[arg(
+        long = "version",
+        id = "version_range",
+        value_name = "RANGE",
+        requires = "extension"
+    )]
+    pub version: Option<String>,
+    /// OLM v1: a channel of the --extension (repeatable; none: all channels).
+    #[arg(long = "channel", value_name = "CHANNEL", requires = "extension")]
+    pub channels: Vec<String>,
+    /// OLM v1: the --extension's installed bundle.
+    #[arg(long, value_name = "NAME@VERSION", requires = "extension")]
+    pub installed: Option<String>,
+    /// OLM v1: the --extension's upgrade policy.
+    #[arg(long, value_name = "POLICY", requires = "extension", value_parser = ["CatalogProvided", "SelfCertified"])]
+    pub upgrade_constraint_policy: Option<String>,
+    /// OLM v1: set an operator-controller feature gate (repeatable):
+    /// BundleReleaseSupport=true|false (default false).
+    #[arg(long = "feature-gate", value_name = "NAME=true|false")]
+    pub feature_gates: Vec<String>,
+}
+
+impl V1Flags {
+    /// The flags as the library takes them.
+    pub fn request(&self) -> olmsat_resolver::v1::answer::ExtensionRequest {
+        olmsat_resolver::v1::answer::ExtensionRequest {
+            extension: self.extension.clone(),
+            version: self.version.clone(),
+            channels: self.channels.clone(),
+            installed: self.installed.clone(),
+            upgrade_constraint_policy: self.upgrade_constraint_policy.clone(),
+            feature_gates: self.feature_gates.clone(),
+        }
+    }
 }

@@ -95,9 +95,9 @@ pub fn eprint_diagnostics(diags: &[Diagnostic]) {
 
 /// Print a value in a data format: pretty JSON, or YAML (text is the
 /// caller's).
-pub fn print_data<T: Serialize>(format: crate::args::ReportFormat, v: &T) -> std::io::Result<()> {
+pub fn print_data<T: Serialize>(format: ReportFormat, v: &T) -> std::io::Result<()> {
     match format {
-        crate::args::ReportFormat::Yaml => print_yaml(v),
+        ReportFormat::Yaml => print_yaml(v),
         _ => print_json(v),
     }
 }
@@ -140,4 +140,15 @@ pub fn print_sarif(findings: &[Diagnostic]) -> std::io::Result<()> {
         findings,
         env!("CARGO_PKG_VERSION"),
     ))
+}
+
+/// Text, JSON or YAML.
+#[derive(Clone, Copy, clap::ValueEnum, PartialEq, Eq)]
+pub enum ReportFormat {
+    /// Human-readable text.
+    Text,
+    /// JSON for other tools.
+    Json,
+    /// The same document as JSON, in YAML.
+    Yaml,
 }

@@ -143,7 +143,7 @@ pub struct ClusterState {
     /// Entries of the directories read that were not read: symbolic links
     /// that leave the directory named, named pipes, sockets, devices, broken
     /// links and link loops, in path order.
-    pub skipped: Vec<crate::cluster_file::SkippedFile>,
+    pub skipped: Vec<crate::skipped::SkippedFile>,
 }
 
 /// Keep the first of the items with the same key; how many were dropped.

@@ -9,12 +9,12 @@
 //! read even when it is a link, and a named pipe named there (`<(…)`) is
 //! read as a stream.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use olmsat_io::{ReadError, SkipReason, Walk, WalkProblem, MAX_FILE_BYTES};
 
 use crate::cluster::{self, ClusterError, ClusterState};
+pub use crate::skipped::{SkipCause, SkippedFile};
 
 /// Why a cluster file could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -70,70 +70,6 @@ fn skipped_suffix(skipped: &[SkippedFile]) -> String {
 
 /// The name standard input has in locations.
 pub const STDIN_NAME: &str = "<stdin>";
-
-/// An entry of a directory named on the command line that was not read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SkippedFile {
-    /// The entry, as found below the directory named.
-    pub path: PathBuf,
-    /// The directory named.
-    pub root: PathBuf,
-    /// Why it was not read.
-    pub reason: SkipCause,
-}
-
-/// Why an entry of a directory was not read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SkipCause {
-    /// A symbolic link whose target lies outside the directory named.
-    LinkOutside {
-        /// Where it points (resolved).
-        target: PathBuf,
-    },
-    /// A named pipe, socket or device: reading one could wait forever or
-    /// never end.
-    NotRegular(olmsat_io::FileKind),
-    /// A symbolic link whose target does not exist (or cannot be reached).
-    BrokenLink {
-        /// Why, in the system's words.
-        error: String,
-    },
-    /// A symbolic link to a directory that holds it.
-    Loop {
-        /// The directory it points back to.
-        ancestor: PathBuf,
-    },
-}
-
-/// A path as text safe to print (control characters escaped).
-fn shown(p: &Path) -> String {
-    olmsat_io::terminal_line(&p.display().to_string()).into_owned()
-}
-
-impl fmt::Display for SkippedFile {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let path = shown(&self.path);
-        match &self.reason {
-            SkipCause::LinkOutside { target } => write!(
-                f,
-                "{path}: a symbolic link to {}, outside {}; olmsat does not follow links that leave the directory named (name the target itself to read it)",
-                shown(target),
-                shown(&self.root)
-            ),
-            SkipCause::NotRegular(kind) => {
-                write!(f, "{path}: a {kind}, not a regular file; olmsat does not open it")
-            }
-            SkipCause::BrokenLink { error } => {
-                write!(f, "{path}: a symbolic link that cannot be followed: {error}")
-            }
-            SkipCause::Loop { ancestor } => write!(
-                f,
-                "{path}: a symbolic link back to {}, which holds it",
-                shown(ancestor)
-            ),
-        }
-    }
-}
 
 /// Whether a file in a directory tree is read: YAML or JSON by its extension.
 fn is_manifest(path: &Path) -> bool {

@@ -49,6 +49,7 @@
 mod behind;
 mod cluster_error;
 mod cluster_file;
+mod skipped;
 
 pub mod answer;
 pub mod cluster;

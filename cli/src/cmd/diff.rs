@@ -2,46 +2,16 @@
 
 use std::io::Write;
 
-use clap::Args as ClapArgs;
 use olmsat_catalog::load::Loaded;
 use olmsat_diff::{self as diff, report, DiffError, Options};
 use olmsat_input::{Input, InputError};
 
+use crate::args::DiffArgs;
 use crate::output::{eprint_diagnostics, Exit};
-use crate::report_args::ReportArgs;
 use olmsat_findings::report::Format;
 
-/// Compare two catalogs: the structural changes per package, and the findings
-/// R0–R9 (bundles stranded or removed with nothing upgrading from them, channels
-/// or packages removed, heads moving back, OLM v0 stopping short of the head).
-///
-/// OLD and NEW are catalog directories or files, `-` (standard input), or
-/// `git:REV:PATH` (a path at a revision of the repository the command runs in,
-/// e.g. `git:origin/main:catalogs/v4.20`). Exit code 0 when no error finding,
-/// 1 with at least one (or a warning with --strict), 2 when an input cannot be
-/// read or OLD is invalid.
-///
-/// Findings are judged as `validate`'s are: `--strict`, `--fail-on`,
-/// `--allow RULE[@PACKAGE[/CHANNEL]]`, `--deny` and `.olmsat.yaml`. An allow
-/// of an error rule (everywhere, or for one package or channel) keeps its
-/// findings in the output as allowed, and they fail nothing.
-#[derive(ClapArgs)]
-pub struct Args {
-    /// The catalog before the change.
-    #[arg(value_name = "OLD")]
-    old: String,
-    /// The catalog after the change.
-    #[arg(value_name = "NEW")]
-    new: String,
-    /// Only this package.
-    #[arg(long)]
-    package: Option<String>,
-    #[command(flatten)]
-    report: ReportArgs,
-}
-
 /// Run `olmsat diff`.
-pub fn run(args: &Args, o: &olmsat_input::Options) -> Result<Exit, Box<dyn std::error::Error>> {
+pub fn run(args: &DiffArgs, o: &olmsat_input::Options) -> Result<Exit, Box<dyn std::error::Error>> {
     let policy = args.report.policy()?;
     let format = args.report.format();
     let old_input = Input::parse(&args.old)?;

@@ -4,55 +4,11 @@
 
 use std::path::Path;
 
-use olmsat_resolver::v1::answer::ExtensionRequest;
 use olmsat_resolver::v1::path::PathRequest;
 use olmsat_resolver::v1::CatalogContent;
 
-use crate::args::ReportFormat;
+use crate::output::ReportFormat;
 use crate::output::{print_data, Exit};
-
-/// The command-line flags that describe one ClusterExtension and the gates.
-#[derive(clap::Args, Debug, Clone, Default)]
-pub struct Flags {
-    /// OLM v1: add a ClusterExtension for this package (like --subscribe for v0).
-    #[arg(long, value_name = "PKG")]
-    pub extension: Option<String>,
-    /// OLM v1: the --extension's version range (Masterminds syntax, e.g. ">=1.2, <2").
-    #[arg(
-        long = "version",
-        id = "version_range",
-        value_name = "RANGE",
-        requires = "extension"
-    )]
-    pub version: Option<String>,
-    /// OLM v1: a channel of the --extension (repeatable; none: all channels).
-    #[arg(long = "channel", value_name = "CHANNEL", requires = "extension")]
-    pub channels: Vec<String>,
-    /// OLM v1: the --extension's installed bundle.
-    #[arg(long, value_name = "NAME@VERSION", requires = "extension")]
-    pub installed: Option<String>,
-    /// OLM v1: the --extension's upgrade policy.
-    #[arg(long, value_name = "POLICY", requires = "extension", value_parser = ["CatalogProvided", "SelfCertified"])]
-    pub upgrade_constraint_policy: Option<String>,
-    /// OLM v1: set an operator-controller feature gate (repeatable):
-    /// BundleReleaseSupport=true|false (default false).
-    #[arg(long = "feature-gate", value_name = "NAME=true|false")]
-    pub feature_gates: Vec<String>,
-}
-
-impl Flags {
-    /// The flags as the library takes them.
-    pub fn request(&self) -> ExtensionRequest {
-        ExtensionRequest {
-            extension: self.extension.clone(),
-            version: self.version.clone(),
-            channels: self.channels.clone(),
-            installed: self.installed.clone(),
-            upgrade_constraint_policy: self.upgrade_constraint_policy.clone(),
-            feature_gates: self.feature_gates.clone(),
-        }
-    }
-}
 
 /// Read one catalog's content as catalogd serves it (unvalidated); `Err`
 /// holds the exit code after the problem was printed.

@@ -1,7 +1,7 @@
 //! `olmsat validate`
 
 use olmsat_catalog::CatalogFiles;
-use olmsat_findings::report::Format;
+use olmsat_findings::report::{FindingsDocument, Format};
 
 use crate::args::ValidateArgs;
 use crate::output::{print_finding_lines, print_json, print_sarif, print_yaml, Exit};
@@ -44,8 +44,8 @@ pub fn run(args: &ValidateArgs, o: &olmsat_input::Options) -> super::Outcome {
     let findings = policy.apply(found);
     let format = args.report.format();
     match format {
-        Format::Json => print_json(&findings.document())?,
-        Format::Yaml => print_yaml(&findings.document())?,
+        Format::Json => print_json(&FindingsDocument::new(&findings))?,
+        Format::Yaml => print_yaml(&FindingsDocument::new(&findings))?,
         Format::Sarif => print_sarif(&findings.reported().cloned().collect::<Vec<_>>())?,
         Format::Text | Format::Short | Format::Github => {
             print_finding_lines(format, args.report.color(), findings.reported())?;

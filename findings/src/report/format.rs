@@ -420,6 +420,29 @@ pub fn sarif_with_allowed(
     sarif_log(&described, &results, version)
 }
 
+/// [`Findings`](crate::report::Findings) as JSON/YAML: whether the run passed, the errors, the
+/// warnings.
+#[derive(Debug, serde::Serialize)]
+pub struct FindingsDocument<'a> {
+    /// Whether no error remains.
+    pub passed: bool,
+    /// The errors.
+    pub errors: Vec<JsonFinding<'a>>,
+    /// The warnings.
+    pub warnings: Vec<JsonFinding<'a>>,
+}
+
+impl<'a> FindingsDocument<'a> {
+    /// The document of `findings`: as `validate -o json|yaml` prints them.
+    pub fn new(findings: &'a crate::report::Findings) -> Self {
+        FindingsDocument {
+            passed: findings.passed(),
+            errors: findings.errors().map(Into::into).collect(),
+            warnings: findings.warnings().map(Into::into).collect(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,5 +10,6 @@ pub mod format;
 pub mod policy;
 
 pub use config::{ConfigError, Settings};
+pub use format::FindingsDocument;
 pub use format::Format;
-pub use policy::{Allow, Findings, FindingsDocument, Policy, PolicyError, Verdict};
+pub use policy::{Allow, Findings, Policy, PolicyError, Verdict};

@@ -285,27 +285,6 @@ impl Findings {
     pub fn reported(&self) -> impl Iterator<Item = &Diagnostic> {
         self.errors().chain(self.warnings())
     }
-
-    /// The findings as `validate -o json|yaml` prints them.
-    pub fn document(&self) -> FindingsDocument<'_> {
-        FindingsDocument {
-            passed: self.passed(),
-            errors: self.errors().map(Into::into).collect(),
-            warnings: self.warnings().map(Into::into).collect(),
-        }
-    }
-}
-
-/// [`Findings`] as JSON/YAML: whether the run passed, the errors, the
-/// warnings.
-#[derive(Debug, serde::Serialize)]
-pub struct FindingsDocument<'a> {
-    /// Whether no error remains.
-    pub passed: bool,
-    /// The errors.
-    pub errors: Vec<crate::report::format::JsonFinding<'a>>,
-    /// The warnings.
-    pub warnings: Vec<crate::report::format::JsonFinding<'a>>,
 }
 
 #[cfg(test)]
@@ -323,7 +302,7 @@ mod tests {
     #[test]
     fn the_document_holds_errors_then_warnings() {
         let f = Policy::default().apply(found());
-        let doc = serde_json::to_value(f.document()).unwrap();
+        let doc = serde_json::to_value(crate::report::FindingsDocument::new(&f)).unwrap();
         assert_eq!(doc["passed"], false);
         assert_eq!(doc["errors"].as_array().unwrap().len(), f.errors().count());
         assert_eq!(

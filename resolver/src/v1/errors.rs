@@ -126,7 +126,7 @@ pub enum V1Error {
     /// The API server would refuse the ClusterExtension (its CRD's validation),
     /// so it could not be on a cluster.
     #[error("ClusterExtension is invalid: {0}")]
-    Admission(super::reconcile::AdmissionError),
+    Admission(AdmissionError),
     /// Walking the catalogs failed.
     #[error("error walking catalogs: {0}")]
     Walk(WalkError),
@@ -161,6 +161,26 @@ impl V1Error {
             _ => 1,
         }
     }
+}
+
+/// The CRD's `maxLength` of `spec.source.catalog.version`.
+pub const MAX_VERSION_LENGTH: usize = 64;
+
+/// Why the API server would refuse a ClusterExtension's version (so it could
+/// not exist on a cluster). `Display` is the API server's field error.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AdmissionError {
+    /// The CEL rule's message.
+    #[error("spec.source.catalog.version: Invalid value: {value:?}: invalid version expression")]
+    Expression {
+        /// The version as written.
+        value: String,
+    },
+    /// Longer than the schema allows.
+    #[error(
+        "spec.source.catalog.version: Too long: may not be more than {MAX_VERSION_LENGTH} bytes"
+    )]
+    TooLong,
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 
 use super::cluster::ClusterExtension;
 use super::errors::V1Error;
+pub use super::errors::{AdmissionError, MAX_VERSION_LENGTH};
 use super::resolve::{resolve, Catalog, Gates, Outcome, Resolved};
 use super::successors::installed_version;
 
@@ -24,26 +25,6 @@ const ADMISSION_PATTERN: &str = concat!(
     r"(v?(0|[1-9][0-9]*|x|X|\*])(\.(0|[1-9][0-9]*|x|X|\*))?(\.(0|[1-9][0-9]*|x|X|\*]))?",
     r"(-([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?(\+([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?)[\t\n\f\r ]*)*$",
 );
-
-/// The CRD's `maxLength` of `spec.source.catalog.version`.
-pub const MAX_VERSION_LENGTH: usize = 64;
-
-/// Why the API server would refuse a ClusterExtension's version (so it could
-/// not exist on a cluster). `Display` is the API server's field error.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum AdmissionError {
-    /// The CEL rule's message.
-    #[error("spec.source.catalog.version: Invalid value: {value:?}: invalid version expression")]
-    Expression {
-        /// The version as written.
-        value: String,
-    },
-    /// Longer than the schema allows.
-    #[error(
-        "spec.source.catalog.version: Too long: may not be more than {MAX_VERSION_LENGTH} bytes"
-    )]
-    TooLong,
-}
 
 /// Check `spec.source.catalog.version` as the ClusterExtension CRD does (an
 /// empty version is not checked: the field is optional).

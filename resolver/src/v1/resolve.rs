@@ -130,7 +130,7 @@ pub struct Outcome {
     /// Filter by filter.
     pub explanation: Explanation,
     /// When the installed bundle was kept because no ClusterCatalog the
-    /// extension selects exists ([`super::reconcile::reconcile`]): the
+    /// extension selects exists (`reconcile`): the
     /// resolution error the reference logs and does not report.
     pub fallback: Option<V1Error>,
 }
@@ -178,7 +178,7 @@ pub(super) fn order(a: &Bundle, b: &Bundle, deprecations: Option<&Deprecations>)
 /// name order (the reference's order is its informer cache's, i.e. arbitrary).
 ///
 /// A `spec.source.catalog.version` longer than the CRD's `maxLength`
-/// ([`MAX_VERSION_LENGTH`](super::reconcile::MAX_VERSION_LENGTH)) is refused
+/// ([`MAX_VERSION_LENGTH`](super::errors::MAX_VERSION_LENGTH)) is refused
 /// with the API server's error ([`V1Error::Admission`]) before it is parsed:
 /// such an extension cannot exist on a cluster.
 pub fn resolve(catalogs: &[Catalog<'_>], ext: &ClusterExtension, _gates: Gates) -> Outcome {
@@ -203,10 +203,8 @@ fn run(
     // The API server refuses a version over the CRD's maxLength before
     // anything parses it; so does olmsat (a long range would take long to
     // parse, and could never reach operator-controller).
-    if ext.version.len() > super::reconcile::MAX_VERSION_LENGTH {
-        return Err(V1Error::Admission(
-            super::reconcile::AdmissionError::TooLong,
-        ));
+    if ext.version.len() > super::errors::MAX_VERSION_LENGTH {
+        return Err(V1Error::Admission(super::errors::AdmissionError::TooLong));
     }
     let range = if ext.version.is_empty() {
         None

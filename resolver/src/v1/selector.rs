@@ -28,10 +28,10 @@ pub struct Requirement {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SelectorError {
     /// An operator that is not one of the four.
-    #[error("{} is not a valid label selector operator", super::errors::go_quote(.0))]
+    #[error("{} is not a valid label selector operator", olmsat_versions::version::go_quote(.0))]
     Operator(String),
     /// A key that is not a qualified name.
-    #[error("key: Invalid value: {}: {}", super::errors::go_quote(.key), .reason)]
+    #[error("key: Invalid value: {}: {}", olmsat_versions::version::go_quote(.key), .reason)]
     Key {
         /// The key.
         key: String,
@@ -39,7 +39,7 @@ pub enum SelectorError {
         reason: String,
     },
     /// A value that is not a label value.
-    #[error("values[{index}][{key}]: Invalid value: {}: {}", super::errors::go_quote(.value), VALUE_REASON)]
+    #[error("values[{index}][{key}]: Invalid value: {}: {}", olmsat_versions::version::go_quote(.value), VALUE_REASON)]
     Value {
         /// Position among the values.
         index: usize,
@@ -62,7 +62,11 @@ pub struct GoStrings(pub Vec<String>);
 
 impl fmt::Display for GoStrings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let items: Vec<String> = self.0.iter().map(|s| super::errors::go_quote(s)).collect();
+        let items: Vec<String> = self
+            .0
+            .iter()
+            .map(|s| olmsat_versions::version::go_quote(s))
+            .collect();
         write!(f, "[]string{{{}}}", items.join(", "))
     }
 }
