@@ -12,7 +12,8 @@
 //! - Writers: [`dot`] (Graphviz), [`mermaid`] (in `opm alpha render-graph`'s
 //!   style), [`json`] (nodes and edges with provenance) and [`html`] (the
 //!   explorer: one self-contained page with olmsat's own layout and the
-//!   answers of `olmsat path` to highlight).
+//!   answers of `olmsat path` to highlight); [`svg`] lays the DOT out with
+//!   Graphviz.
 //!
 //! Every writer is deterministic: the same catalog gives byte-identical output.
 
@@ -25,6 +26,7 @@ pub mod mermaid;
 pub mod minimum_edge;
 pub mod split;
 pub mod style;
+pub mod svg;
 
 pub use drawing::{
     DrawError, DrawOptions, Drawing, DrawingPart, DrawnChannel, DrawnPackage, Highlight,
