@@ -23,12 +23,14 @@ pub(crate) fn check(data: &[u8]) {
                 let _ = p.matches(e);
             }
         }
-        Err(e) => assert!(
-            e.0.starts_with("parse olm.constraint: ")
-                || e.0
-                    .starts_with("convert olm.constraint to resolver predicate: "),
-            "error without OLM's prefix: {e}"
-        ),
+        Err(e) => {
+            let text = e.to_string();
+            assert!(
+                text.starts_with("parse olm.constraint: ")
+                    || text.starts_with("convert olm.constraint to resolver predicate: "),
+                "error without OLM's prefix: {e}"
+            )
+        }
     }
     if let Ok(rule) = CelRule::compile(text, "fuzz") {
         let p = Predicate::Cel(std::sync::Arc::new(rule));

@@ -69,8 +69,47 @@ impl fmt::Debug for CelRule {
 
 /// A predicate that cannot be built (a resolution error, as in OLM).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct PredicateError(pub String);
+pub enum PredicateError {
+    /// The value is over OLM's size limit.
+    #[error("parse olm.constraint: olm.constraint value is greater than max constraint size {MAX_CONSTRAINT_SIZE} bytes")]
+    TooLarge,
+    /// The JSON is nested deeper than olmsat reads.
+    #[error("parse olm.constraint: value nested {0} levels deep; olmsat accepts at most {MAX_CONSTRAINT_JSON_DEPTH} (about 38 levels of all, any and not)")]
+    JsonTooDeep(usize),
+    /// Not JSON (serde_json's text).
+    #[error("parse olm.constraint: {0}")]
+    NotJson(String),
+    /// Compound constraints nested deeper than olmsat follows.
+    #[error("parse olm.constraint: constraints nested deeper than {MAX_CONSTRAINT_DEPTH} levels")]
+    TooDeep,
+    /// JSON that does not decode into OLM's constraint type (Go's text).
+    #[error("parse olm.constraint: json: {0}")]
+    Decode(String),
+    /// A package constraint's version range that does not parse.
+    #[error("{CONVERT_PREFIX}{0}")]
+    Range(RangeError),
+    /// A CEL rule that does not compile.
+    #[error("{CONVERT_PREFIX}{0}")]
+    Cel(CelCompileError),
+    /// A constraint with no gvk, package, cel, all, any or not.
+    #[error("{CONVERT_PREFIX}constraint is empty")]
+    Empty,
+    /// A CEL rule whose estimated cost on a bundle is over olmsat's limits.
+    #[error(
+        "{CONVERT_PREFIX}olmsat refuses to evaluate CEL rule {rule:?} on bundle {bundle:?}: {cost}"
+    )]
+    TooCostly {
+        /// The rule.
+        rule: String,
+        /// The bundle it was to be evaluated on.
+        bundle: String,
+        /// The estimate, in words.
+        cost: String,
+    },
+    /// A CEL rule whose value is not a boolean.
+    #[error("{CONVERT_PREFIX}cel expressions must have type Bool: {0:?}")]
+    NotBool(String),
+}
 
 /// The dependency properties of a bundle, each of which becomes one
 /// requirement.
@@ -173,9 +212,7 @@ impl From<ConstraintError> for PredicateError {
     fn from(e: ConstraintError) -> Self {
         match e {
             ConstraintError::Predicate(e) => e,
-            ConstraintError::Range { source, .. } => {
-                PredicateError(format!("{CONVERT_PREFIX}{source}"))
-            }
+            ConstraintError::Range { source, .. } => PredicateError::Range(source),
         }
     }
 }
@@ -469,34 +506,23 @@ pub fn parse_constraint(json: &str) -> Result<Predicate, PredicateError> {
 /// [`parse_constraint`], with a version range that does not parse kept apart.
 fn constraint(json: &str) -> Result<Predicate, ConstraintError> {
     if json.len() > MAX_CONSTRAINT_SIZE {
-        return Err(PredicateError(format!(
-            "parse olm.constraint: olm.constraint value is greater than max constraint size {MAX_CONSTRAINT_SIZE} bytes"
-        ))
-        .into());
+        return Err(PredicateError::TooLarge.into());
     }
     let depth = olmsat_encoding::rawjson::max_depth(json);
     if depth > MAX_CONSTRAINT_JSON_DEPTH {
-        return Err(PredicateError(format!(
-            "parse olm.constraint: value nested {depth} levels deep; olmsat accepts at most {MAX_CONSTRAINT_JSON_DEPTH} (about 38 levels of all, any and not)"
-        ))
-        .into());
+        return Err(PredicateError::JsonTooDeep(depth).into());
     }
-    let v: Value = serde_json::from_str(json)
-        .map_err(|e| PredicateError(format!("parse olm.constraint: {e}")))?;
+    let v: Value =
+        serde_json::from_str(json).map_err(|e| PredicateError::NotJson(e.to_string()))?;
     convert(&v, 0)
 }
 
 fn convert(v: &Value, depth: usize) -> Result<Predicate, ConstraintError> {
     if depth > MAX_CONSTRAINT_DEPTH {
-        return Err(PredicateError(format!(
-            "parse olm.constraint: constraints nested deeper than {MAX_CONSTRAINT_DEPTH} levels"
-        ))
-        .into());
+        return Err(PredicateError::TooDeep.into());
     }
-    let raw: RawConstraint = serde_json::from_value(v.clone()).map_err(|e| {
-        PredicateError(format!("parse olm.constraint: json: {}", go_json_error(&e)))
-    })?;
-    let conv = |what: String| PredicateError(format!("{CONVERT_PREFIX}{what}"));
+    let raw: RawConstraint =
+        serde_json::from_value(v.clone()).map_err(|e| PredicateError::Decode(go_json_error(&e)))?;
     let children = |c: &RawCompound| -> Result<Vec<Predicate>, ConstraintError> {
         c.constraints
             .iter()
@@ -522,7 +548,7 @@ fn convert(v: &Value, depth: usize) -> Result<Predicate, ConstraintError> {
     }
     if let Some(c) = raw.cel {
         return Ok(Predicate::Cel(Arc::new(
-            CelRule::compile(&c.rule, &raw.failure_message).map_err(|e| conv(e.to_string()))?,
+            CelRule::compile(&c.rule, &raw.failure_message).map_err(PredicateError::Cel)?,
         )));
     }
     if let Some(c) = raw.all {
@@ -534,7 +560,7 @@ fn convert(v: &Value, depth: usize) -> Result<Predicate, ConstraintError> {
     if let Some(c) = raw.not {
         return Ok(Predicate::Not(children(&c)?));
     }
-    Err(conv("constraint is empty".into()).into())
+    Err(PredicateError::Empty.into())
 }
 
 /// serde's "unknown field `x`, expected one of ..." as Go's `unknown field "x"`.
@@ -651,10 +677,11 @@ impl CelRule {
             .collect();
         let cost = cel_limits::estimate(self.program.expression(), DataBounds::of_json(&props));
         if !cost.within_limits() {
-            return Err(PredicateError(format!(
-                "convert olm.constraint to resolver predicate: olmsat refuses to evaluate CEL rule {:?} on bundle {:?}: {cost}",
-                self.rule, e.name
-            )));
+            return Err(PredicateError::TooCostly {
+                rule: self.rule.clone(),
+                bundle: e.name.clone(),
+                cost: cost.to_string(),
+            });
         }
         let mut ctx = cel::Context::default();
         let Ok(list) = cel::to_value(&props) else {
@@ -671,10 +698,7 @@ impl CelRule {
         }
         match self.program.execute(&ctx) {
             Ok(cel::Value::Bool(b)) => Ok(b),
-            Ok(_) => Err(PredicateError(format!(
-                "convert olm.constraint to resolver predicate: cel expressions must have type Bool: {:?}",
-                self.rule
-            ))),
+            Ok(_) => Err(PredicateError::NotBool(self.rule.clone())),
             Err(_) => Ok(false),
         }
     }
@@ -824,7 +848,7 @@ mod tests {
         let value = json!({"package": {"packageName": "bar", "versionRange": "^1.0.0"}});
         let err = parse_constraint(&value.to_string()).expect_err("a bad range");
         assert_eq!(
-            err.0,
+            err.to_string(),
             r#"convert olm.constraint to resolver predicate: Could not parse Range "^1.0.0": Could not parse comparator "^" in "^1.0.0""#
         );
     }

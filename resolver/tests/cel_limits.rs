@@ -45,13 +45,13 @@ fn refused(rule: &str, why: &str) {
     let started = Instant::now();
     let err = parse_constraint(&constraint(rule)).expect_err("refused");
     assert!(
-        err.0.starts_with(
+        err.to_string().starts_with(
             "convert olm.constraint to resolver predicate: olmsat refuses this CEL rule: "
         ),
         "{}",
-        err.0
+        err.to_string()
     );
-    assert!(err.0.contains(why), "{}", err.0);
+    assert!(err.to_string().contains(why), "{}", err.to_string());
     assert!(started.elapsed().as_secs() < 2, "{:?}", started.elapsed());
 }
 
@@ -101,13 +101,17 @@ fn the_cost_on_each_candidate_is_checked_before_evaluating() {
         .matches(&entry(500))
         .expect_err("too costly on this bundle");
     assert!(
-        err.0.starts_with(
+        err.to_string().starts_with(
             "convert olm.constraint to resolver predicate: olmsat refuses to evaluate CEL rule"
         ),
         "{}",
-        err.0
+        err.to_string()
     );
-    assert!(err.0.contains("\"a.v1.0.0\""), "{}", err.0);
+    assert!(
+        err.to_string().contains("\"a.v1.0.0\""),
+        "{}",
+        err.to_string()
+    );
     assert!(started.elapsed().as_secs() < 2, "{:?}", started.elapsed());
 }
 
