@@ -17,6 +17,7 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use super::drawing::DrawingPart;
+use super::html::escape as html;
 
 /// One file of a split drawing.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -101,22 +102,6 @@ fn counts(f: &SplitFile) -> String {
         let _ = write!(s, " ({} folded)", f.folded);
     }
     s
-}
-
-/// Escape `s` for HTML text and attribute values.
-fn html(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 fn index_html(files: &[SplitFile]) -> String {
