@@ -40,6 +40,35 @@ pub enum Source {
     Stream(String),
 }
 
+impl Source {
+    /// The source `--from` names: none, `-` (standard input, read now), or a
+    /// directory, where an empty directory means "generate defaults".
+    ///
+    /// # Errors
+    ///
+    /// Standard input cannot be read, or is not UTF-8 text.
+    pub fn from_arg(from: Option<&str>) -> std::io::Result<Source> {
+        use std::io::Read;
+        Ok(match from {
+            None => Source::None,
+            Some("-") => {
+                let mut text = String::new();
+                std::io::stdin().lock().read_to_string(&mut text)?;
+                Source::Stream(text)
+            }
+            Some(p) => {
+                let path = std::path::Path::new(p);
+                let empty = std::fs::read_dir(path).is_ok_and(|mut e| e.next().is_none());
+                if empty {
+                    Source::None
+                } else {
+                    Source::Dir(path.to_path_buf())
+                }
+            }
+        })
+    }
+}
+
 /// Arguments of `bundle init`.
 #[derive(Debug, Clone)]
 pub struct InitOptions {
@@ -371,6 +400,17 @@ mod tests {
     use super::*;
     use crate::validate::validate_dir;
     use std::fs;
+
+    #[test]
+    fn the_source_from_the_argument() {
+        assert!(matches!(Source::from_arg(None), Ok(Source::None)));
+        let t = tempfile::tempdir().expect("temporary directory");
+        let dir = t.path().to_str().expect("UTF-8 path");
+        // An empty directory: defaults.
+        assert!(matches!(Source::from_arg(Some(dir)), Ok(Source::None)));
+        fs::write(t.path().join("csv.yaml"), "kind: x\n").expect("written");
+        assert!(matches!(Source::from_arg(Some(dir)), Ok(Source::Dir(_))));
+    }
 
     fn opts(dir: &Path, m: Option<MediaType>, source: Source) -> InitOptions {
         InitOptions {

@@ -168,6 +168,18 @@ impl CatalogFiles {
         &self.loaded.diagnostics
     }
 
+    /// The entries passed over while reading (links out of the directory,
+    /// special files): said even by commands that print no other warning.
+    pub fn skipped(&self) -> impl Iterator<Item = &Diagnostic> {
+        use olmsat_findings::diagnostic::Rule;
+        self.loaded.diagnostics.iter().filter(|d| {
+            matches!(
+                d.rule,
+                Rule::SymlinkOutsideCatalog | Rule::SpecialFileSkipped
+            )
+        })
+    }
+
     /// Whether any of the [`CatalogFiles::diagnostics`] is an error.
     pub fn has_errors(&self) -> bool {
         self.loaded.has_errors()

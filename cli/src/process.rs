@@ -92,14 +92,11 @@ pub fn finish(result: Result<Finished, Box<dyn std::error::Error>>) -> ExitCode 
     }
 }
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Inputs at least this large (in bytes, all files together) are loaded with
 /// huge pages.
 pub const LARGE_INPUT_BYTES: u64 = 32 << 20;
-
-/// At most this many directory entries are looked at to size the input.
-const MAX_ENTRIES: usize = 100_000;
 
 /// Use small pages (the allocator asks for huge pages where it can, and this
 /// overrides it).
@@ -111,41 +108,9 @@ fn small_pages() {
 /// [`LARGE_INPUT_BYTES`] (called once, with the catalog paths the command
 /// reads). Standard input (`-`) is not sized.
 pub fn fit_to_input<'a>(paths: impl IntoIterator<Item = &'a Path>) {
-    if input_bytes(paths, LARGE_INPUT_BYTES) >= LARGE_INPUT_BYTES {
+    if olmsat_io::input_size(paths, LARGE_INPUT_BYTES) >= LARGE_INPUT_BYTES {
         set_huge_pages(true);
     }
-}
-
-/// The size of the files under `paths`, counted until `enough` is reached.
-/// Symbolic links to directories are not followed (no loops); unreadable
-/// entries count nothing.
-fn input_bytes<'a>(paths: impl IntoIterator<Item = &'a Path>, enough: u64) -> u64 {
-    let mut stack: Vec<PathBuf> = paths.into_iter().map(Path::to_path_buf).collect();
-    let mut total = 0u64;
-    let mut seen = 0usize;
-    while let Some(p) = stack.pop() {
-        if total >= enough || seen >= MAX_ENTRIES {
-            break;
-        }
-        seen += 1;
-        let Ok(meta) = std::fs::symlink_metadata(&p) else {
-            continue;
-        };
-        if meta.is_dir() {
-            if let Ok(entries) = std::fs::read_dir(&p) {
-                stack.extend(entries.flatten().map(|e| e.path()));
-            }
-        } else if meta.file_type().is_symlink() {
-            if let Ok(target) = std::fs::metadata(&p) {
-                if target.is_file() {
-                    total += target.len();
-                }
-            }
-        } else {
-            total += meta.len();
-        }
-    }
-    total
 }
 
 #[cfg(target_os = "linux")]
@@ -160,22 +125,3 @@ fn set_huge_pages(on: bool) {
 
 #[cfg(not(target_os = "linux"))]
 fn set_huge_pages(_on: bool) {}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn input_size_counts_files_under_directories() {
-        let dir = std::env::temp_dir().join(format!("olmsat-memory-{}", std::process::id()));
-        let sub = dir.join("a");
-        std::fs::create_dir_all(&sub).expect("temp dir");
-        std::fs::write(dir.join("x.json"), vec![b' '; 1000]).expect("write");
-        std::fs::write(sub.join("y.yaml"), vec![b' '; 500]).expect("write");
-        assert_eq!(input_bytes([dir.as_path()], u64::MAX), 1500);
-        // Counting stops once enough is seen.
-        assert!(input_bytes([dir.as_path()], 1) >= 500);
-        assert_eq!(input_bytes([Path::new("/no/such/path")], u64::MAX), 0);
-        std::fs::remove_dir_all(&dir).expect("cleanup");
-    }
-}

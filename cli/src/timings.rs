@@ -4,43 +4,9 @@
 /// A phase's name, wall time, and the process's usage at its end.
 type Phase = (&'static str, std::time::Duration, Option<Usage>);
 
+use olmsat_io::Usage;
+
 static PHASES: std::sync::Mutex<Vec<Phase>> = std::sync::Mutex::new(Vec::new());
-
-/// What the operating system reports of this process so far.
-#[derive(Clone, Copy)]
-struct Usage {
-    /// Processor time of all threads, user and system.
-    cpu: std::time::Duration,
-    /// Peak resident memory, in bytes.
-    peak: u64,
-}
-
-/// This process's usage so far (`None` where it cannot be read).
-fn usage() -> Option<Usage> {
-    #[cfg(unix)]
-    {
-        // SAFETY: getrusage writes one `rusage` into the zeroed value it is given.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        // SAFETY: `usage` is a valid, writable `rusage`.
-        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
-            return None;
-        }
-        let time = |t: libc::timeval| {
-            std::time::Duration::from_secs(u64::try_from(t.tv_sec).unwrap_or(0))
-                + std::time::Duration::from_micros(u64::try_from(t.tv_usec).unwrap_or(0))
-        };
-        // Linux and the BSDs give kilobytes; macOS gives bytes.
-        let unit = if cfg!(target_os = "macos") { 1 } else { 1024 };
-        Some(Usage {
-            cpu: time(usage.ru_utime) + time(usage.ru_stime),
-            peak: u64::try_from(usage.ru_maxrss).unwrap_or(0) * unit,
-        })
-    }
-    #[cfg(not(unix))]
-    {
-        None
-    }
-}
 
 /// The start of a phase whose wall and processor time `--timings` reports.
 pub struct PhaseClock {
@@ -53,14 +19,14 @@ impl PhaseClock {
     pub fn start() -> Self {
         PhaseClock {
             wall: std::time::Instant::now(),
-            start: usage(),
+            start: Usage::now(),
         }
     }
 
     /// Record the time since [`PhaseClock::start`] as `phase`, with the
     /// processor time spent in it and the peak memory at its end.
     pub fn record(self, phase: &'static str) {
-        let spent = match (self.start, usage()) {
+        let spent = match (self.start, Usage::now()) {
             (Some(a), Some(b)) => Some(Usage {
                 cpu: b.cpu.saturating_sub(a.cpu),
                 peak: b.peak,
@@ -100,5 +66,5 @@ pub fn print_timings(total: std::time::Duration) {
             line(name, *wall, *usage);
         }
     }
-    line("total", total, usage());
+    line("total", total, Usage::now());
 }

@@ -396,6 +396,29 @@ pub fn github(diff: &Diff) -> String {
     out
 }
 
+/// The diff as `format` (the findings system's formats), by olmsat
+/// `version` (SARIF names it); `color` paints text and short lines.
+///
+/// # Errors
+///
+/// A JSON document cannot be made (it always can for a diff's values).
+pub fn render(
+    diff: &Diff,
+    format: olmsat_findings::report::Format,
+    color: bool,
+    version: &str,
+) -> Result<String, serde_json::Error> {
+    use olmsat_findings::report::Format;
+    Ok(match format {
+        Format::Text => text(diff, color),
+        Format::Short => short(diff, color),
+        Format::Github => github(diff),
+        Format::Yaml => yaml(diff),
+        Format::Sarif => serde_json::to_string_pretty(&sarif(diff, version))? + "\n",
+        Format::Json => serde_json::to_string_pretty(&json(diff))? + "\n",
+    })
+}
+
 /// A SARIF 2.1.0 log of the diff's findings by olmsat `version`, as the
 /// findings system assembles every SARIF log: errors first, information at
 /// level `note`, the evidence in OLD as a related location, allowed findings

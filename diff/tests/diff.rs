@@ -461,6 +461,15 @@ fn renderings_are_deterministic_and_complete() {
     );
     let yaml = report::yaml(&d);
     assert!(yaml.contains("rule: new-invalid"), "{yaml}");
+    // One call renders every format of the findings system.
+    use olmsat_findings::report::Format;
+    let render = |f| report::render(&d, f, false, "0.0.0").unwrap();
+    assert_eq!(render(Format::Text), text);
+    assert_eq!(render(Format::Short), short);
+    assert_eq!(render(Format::Yaml), yaml);
+    assert_eq!(render(Format::Json), json + "\n");
+    assert_eq!(render(Format::Github), report::github(&d));
+    assert!(render(Format::Sarif).contains("\"version\": \"2.1.0\""));
 }
 
 #[test]

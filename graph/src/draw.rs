@@ -2,6 +2,7 @@
 
 use std::io::{self, Write};
 
+use crate::export::svg::{self, SvgError};
 use crate::export::{dot, html, json, mermaid, Drawing};
 
 /// The formats a [`Drawing`] is written in.
@@ -13,8 +14,37 @@ pub enum DrawFormat {
     Mermaid,
     /// Nodes and edges with where each edge is declared, as JSON.
     Json,
+    /// The JSON drawing, as YAML.
+    Yaml,
+    /// SVG, laid out by Graphviz's `dot` (see [`svg::render`]).
+    Svg,
     /// The explorer: one self-contained HTML page.
     Html,
+}
+
+impl DrawFormat {
+    /// The file name extension of the format (`--split` files).
+    pub fn extension(self) -> &'static str {
+        match self {
+            DrawFormat::Dot => "dot",
+            DrawFormat::Mermaid => "mmd",
+            DrawFormat::Json => "json",
+            DrawFormat::Yaml => "yaml",
+            DrawFormat::Svg => "svg",
+            DrawFormat::Html => "html",
+        }
+    }
+}
+
+/// Why a drawing could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum DrawWriteError {
+    /// Writing failed.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+    /// Graphviz could not lay the drawing out.
+    #[error(transparent)]
+    Svg(#[from] SvgError),
 }
 
 /// Write `drawing` to `w` as `format`.
@@ -33,14 +63,29 @@ pub enum DrawFormat {
 ///
 /// # Errors
 ///
-/// Those of `w`.
-pub fn draw(drawing: &Drawing<'_>, format: DrawFormat, w: &mut impl Write) -> io::Result<()> {
+/// Those of `w`; for SVG, Graphviz's (missing, or failing on the drawing).
+pub fn draw(
+    drawing: &Drawing<'_>,
+    format: DrawFormat,
+    w: &mut impl Write,
+) -> Result<(), DrawWriteError> {
     match format {
-        DrawFormat::Dot => dot::write(drawing, w),
-        DrawFormat::Mermaid => mermaid::write(drawing, w),
-        DrawFormat::Json => json::write(drawing, w),
-        DrawFormat::Html => html::write(drawing, w),
+        DrawFormat::Dot => dot::write(drawing, w)?,
+        DrawFormat::Mermaid => mermaid::write(drawing, w)?,
+        DrawFormat::Json => json::write(drawing, w)?,
+        DrawFormat::Html => html::write(drawing, w)?,
+        DrawFormat::Yaml => {
+            let mut json = Vec::new();
+            json::write(drawing, &mut json)?;
+            let value: serde_json::Value =
+                serde_json::from_slice(&json).map_err(io::Error::other)?;
+            let mut text = String::new();
+            olmsat_encoding::yaml_emit::emit_document(&value, &mut text);
+            w.write_all(text.as_bytes())?;
+        }
+        DrawFormat::Svg => w.write_all(&svg::render(&dot_text(drawing))?)?,
     }
+    Ok(())
 }
 
 /// `drawing` as Graphviz DOT text (to hand to `dot -Tsvg`, say).

@@ -38,6 +38,7 @@ mod inside;
 mod kind;
 mod read;
 mod subdirs;
+mod usage;
 mod walk;
 mod write;
 
@@ -46,6 +47,7 @@ pub use inside::{inside, Outside};
 pub use kind::FileKind;
 pub use read::{open_regular, read_file, read_named, read_stream, ReadError};
 pub use subdirs::{subdirectories, Subdirectories};
+pub use usage::{input_size, Usage};
 pub use walk::{SkipReason, Skipped, Walk, WalkProblem, Walked};
 pub use write::{file_name, write_in_dir, MAX_NAME_BYTES};
 

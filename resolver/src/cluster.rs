@@ -155,6 +155,21 @@ fn keep_first<T>(items: &mut Vec<T>, key: impl Fn(&T) -> (String, String)) -> us
 }
 
 impl ClusterState {
+    /// The installed CSV named `name` with a version, as `path --from` starts
+    /// from it: in the first namespace (by name) that has one.
+    pub fn installed_csv(&self, name: &str) -> Option<olmsat_graph::path::InstalledCsv> {
+        self.csvs
+            .iter()
+            .filter(|c| c.name == name && c.version.is_some())
+            .min_by(|a, b| a.namespace.cmp(&b.namespace))
+            .and_then(|c| {
+                Some(olmsat_graph::path::InstalledCsv {
+                    version: c.version.clone()?,
+                    location: c.location.clone(),
+                })
+            })
+    }
+
     /// Drop the objects read twice (the same file given twice, or a file and
     /// the directory holding it): a Kubernetes object is one per kind,
     /// namespace and name, so the first read is kept and the rest counted in
@@ -703,6 +718,28 @@ metadata: {name: x}
         assert!(e.to_string().starts_with("c.yaml:"), "{e}");
         let e = parse("c.yaml", "- 1\n").unwrap_err();
         assert!(e.message.contains("Kubernetes object"));
+    }
+
+    #[test]
+    fn installed_csv_is_the_first_namespace_with_a_version() {
+        let text = "\
+kind: ClusterServiceVersion
+metadata: {name: etcd.v1, namespace: zeta}
+spec: {version: 1.0.0}
+---
+kind: ClusterServiceVersion
+metadata: {name: etcd.v1, namespace: beta}
+spec: {displayName: etcd}
+---
+kind: ClusterServiceVersion
+metadata: {name: etcd.v1, namespace: gamma}
+spec: {version: 1.0.1}
+";
+        let st = parse("c.yaml", text).unwrap();
+        let csv = st.installed_csv("etcd.v1").expect("installed");
+        assert_eq!(csv.version.to_string(), "1.0.1");
+        assert_eq!(csv.location.line, 9);
+        assert!(st.installed_csv("other").is_none());
     }
 
     #[test]

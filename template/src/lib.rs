@@ -36,6 +36,7 @@ pub mod basic;
 pub mod doc;
 mod entries;
 pub mod error;
+pub mod request;
 pub mod semver;
 pub use semver::Linking;
 pub mod source;

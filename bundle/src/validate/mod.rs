@@ -610,7 +610,9 @@ mod targets;
 #[cfg(test)]
 mod tests;
 
-pub use targets::{validate_image, BundleLine, Target, TargetError, Targets, ValidationDocument};
+pub use targets::{
+    text, validate_image, BundleLine, Target, TargetError, Targets, ValidationDocument,
+};
 
 use entries::kv;
 pub use entries::{csv_annotation_properties, object_name_error, AnnotationError};

@@ -194,6 +194,35 @@ impl<'a> ValidationDocument<'a> {
     }
 }
 
+/// `bundle validate`'s text: a line per bundle (valid or invalid, and its
+/// format) followed by its findings, then the totals. Names are escaped for a
+/// terminal; findings are coloured when `color`.
+pub fn text(reports: &[BundleReport], findings: &[Findings], color: bool) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let (mut errors, mut warnings, mut invalid) = (0, 0, 0);
+    for (r, f) in reports.iter().zip(findings) {
+        let verdict = if f.passed() { "valid" } else { "invalid" };
+        let line = format!("{}: {verdict} {}", r.path.display(), r.detection.describe());
+        let _ = writeln!(out, "{}", olmsat_io::terminal(&line));
+        for d in f.errors().chain(f.warnings()) {
+            let _ = writeln!(out, "{}", olmsat_findings::report::format::text(d, color));
+        }
+        errors += f.errors().count();
+        warnings += f.warnings().count();
+        invalid += usize::from(!f.passed());
+    }
+    let passed = findings.iter().all(Findings::passed);
+    let _ = writeln!(
+        out,
+        "{}: {} bundle(s), {} valid, {invalid} invalid; {errors} error(s), {warnings} warning(s)",
+        if passed { "valid" } else { "invalid" },
+        reports.len(),
+        reports.len() - invalid
+    );
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -235,5 +264,14 @@ mod tests {
         assert_eq!(doc.bundles.len(), 2);
         assert_eq!(doc.passed, doc.bundles.iter().all(|b| b.passed));
         assert!(doc.bundles[0].path.ends_with('a'));
+        let text = text(&reports, &findings, false);
+        let last = text.lines().last().unwrap_or_default();
+        assert!(last.contains(": 2 bundle(s), "), "{text}");
+        let errors = findings.iter().map(|f| f.errors().count()).sum::<usize>();
+        assert!(last.contains(&format!("; {errors} error(s)")), "{text}");
+        assert!(
+            text.lines().next().unwrap_or_default().contains("/a: "),
+            "{text}"
+        );
     }
 }

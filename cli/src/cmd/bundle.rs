@@ -1,7 +1,6 @@
 //! `olmsat bundle validate|generate|init`
 
-use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use olmsat_bundle::generate_bundle;
 use olmsat_bundle::init_bundle;
@@ -51,28 +50,10 @@ pub fn validate(cmd: &BundleValidateArgs, o: &olmsat_input::Options) -> super::O
         Format::Short | Format::Github => {
             print_finding_lines(format, args.color(), all())?;
         }
-        Format::Text => {
-            let color = args.color();
-            let (mut errors, mut warnings, mut invalid) = (0, 0, 0);
-            for (r, f) in reports.iter().zip(&findings) {
-                outln!(
-                    "{}: {} {}",
-                    r.path.display(),
-                    if f.passed() { "valid" } else { "invalid" },
-                    r.detection.describe()
-                );
-                print_finding_lines(format, color, f.errors().chain(f.warnings()))?;
-                errors += f.errors().count();
-                warnings += f.warnings().count();
-                invalid += usize::from(!f.passed());
-            }
-            outln!(
-                "{}: {} bundle(s), {} valid, {invalid} invalid; {errors} error(s), {warnings} warning(s)",
-                if passed { "valid" } else { "invalid" },
-                reports.len(),
-                reports.len() - invalid
-            );
-        }
+        Format::Text => print!(
+            "{}",
+            olmsat_bundle::validate::text(&reports, &findings, args.color())
+        ),
     }
     Ok(if passed { Exit::Ok } else { Exit::Invalid }.into())
 }
@@ -116,26 +97,7 @@ pub fn init(args: &BundleInitArgs) -> super::Outcome {
         }
         .into());
     }
-    let source = match args.from.as_deref() {
-        None => Source::None,
-        Some("-") => {
-            let mut text = String::new();
-            std::io::stdin().lock().read_to_string(&mut text)?;
-            Source::Stream(text)
-        }
-        Some(p) => {
-            let path = Path::new(p);
-            // An empty source directory means "generate defaults".
-            let empty = std::fs::read_dir(path)
-                .map(|mut e| e.next().is_none())
-                .unwrap_or(false);
-            if empty {
-                Source::None
-            } else {
-                Source::Dir(path.to_path_buf())
-            }
-        }
-    };
+    let source = Source::from_arg(args.from.as_deref())?;
     let r = init_bundle(&InitOptions {
         media_type: args.mediatype.map(|m| match m {
             MediaTypeArg::RegistryV1 => MediaType::RegistryV1,

@@ -46,24 +46,7 @@ pub fn run(args: &DiffArgs, o: &olmsat_input::Options) -> Result<Exit, Box<dyn s
     };
     drop(spinner);
     d.apply_policy(&policy);
-    let color = args.report.color();
-    let text = match format {
-        Format::Text => report::text(&d, color),
-        Format::Github => report::github(&d),
-        Format::Sarif => {
-            let mut s =
-                serde_json::to_string_pretty(&report::sarif(&d, env!("CARGO_PKG_VERSION")))?;
-            s.push('\n');
-            s
-        }
-        Format::Short => report::short(&d, color),
-        Format::Yaml => report::yaml(&d),
-        Format::Json => {
-            let mut s = serde_json::to_string_pretty(&report::json(&d))?;
-            s.push('\n');
-            s
-        }
-    };
+    let text = report::render(&d, format, args.report.color(), env!("CARGO_PKG_VERSION"))?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     out.write_all(text.as_bytes())?;

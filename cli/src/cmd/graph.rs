@@ -4,10 +4,8 @@ use std::io::Write;
 
 use std::path::Path;
 
-use olmsat_graph::dot_text;
 use olmsat_graph::draw;
 use olmsat_graph::export::split;
-use olmsat_graph::export::svg::{self, SvgError};
 use olmsat_graph::DrawFormat;
 use olmsat_graph::DrawOptions;
 use olmsat_graph::Drawing;
@@ -17,12 +15,6 @@ use crate::args::{GraphArgs, GraphFormat};
 use crate::output::Exit;
 use crate::process::Finished;
 use crate::timings::{timed, PhaseClock};
-
-/// [`render_svg`] with the spinner shown while Graphviz works.
-fn laid_out(dot_text: &str) -> Result<Vec<u8>, SvgError> {
-    let _spinner = crate::progress::Progress::start("laying out with Graphviz", true);
-    svg::render(dot_text)
-}
 
 /// Draw the upgrade graphs of the catalog.
 pub fn run(args: &GraphArgs, o: &olmsat_input::Options) -> super::Outcome {
@@ -45,15 +37,15 @@ pub fn run(args: &GraphArgs, o: &olmsat_input::Options) -> super::Outcome {
     Ok(Finished::new(exit).keeping(catalog))
 }
 
-/// The file extension of a format.
-fn extension(format: GraphFormat) -> &'static str {
+/// The library's format for `--output`.
+fn draw_format(format: GraphFormat) -> DrawFormat {
     match format {
-        GraphFormat::Dot => "dot",
-        GraphFormat::Mermaid => "mmd",
-        GraphFormat::Json => "json",
-        GraphFormat::Yaml => "yaml",
-        GraphFormat::Svg => "svg",
-        GraphFormat::Html => "html",
+        GraphFormat::Dot => DrawFormat::Dot,
+        GraphFormat::Mermaid => DrawFormat::Mermaid,
+        GraphFormat::Json => DrawFormat::Json,
+        GraphFormat::Yaml => DrawFormat::Yaml,
+        GraphFormat::Svg => DrawFormat::Svg,
+        GraphFormat::Html => DrawFormat::Html,
     }
 }
 
@@ -82,92 +74,22 @@ fn write_drawing(
             );
         }
     }
+    let format = draw_format(format);
+    // Graphviz can take seconds on a large channel: say so meanwhile.
+    let _spinner = (format == DrawFormat::Svg)
+        .then(|| crate::progress::Progress::start("laying out with Graphviz", true));
     if let Some((dir, per_channel)) = split {
-        return write_split(drawing, format, dir, per_channel);
+        let written = split::write_dir(drawing, format, dir, per_channel)?;
+        let n = written.files.len();
+        let files = if n == 1 { "file" } else { "files" };
+        outln!("wrote {n} {files} and {}", written.index.display());
+        return Ok(Exit::Ok);
     }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let clock = PhaseClock::start();
-    let exit = write_one(&drawing, format, &mut out)?;
+    draw(&drawing, format, &mut out)?;
     out.flush()?;
     clock.record("write");
-    Ok(exit)
-}
-
-/// Write one file per package (or channel) of `drawing` into `dir`, and the
-/// index page; say on standard output what was written.
-fn write_split(
-    drawing: Drawing<'_>,
-    format: GraphFormat,
-    dir: &Path,
-    per_channel: bool,
-) -> Result<Exit, Box<dyn std::error::Error>> {
-    if let Err(e) = std::fs::create_dir_all(dir) {
-        errln!("olmsat: cannot create the directory {}: {e}", dir.display());
-        return Ok(Exit::Usage);
-    }
-    let ext = extension(format);
-    let parts = drawing.split(per_channel);
-    let files = split::plan(&parts, ext);
-    // Every file is made before any is written: a drawing that fails leaves
-    // the directory as it was.
-    let mut contents = Vec::with_capacity(files.len());
-    for part in &parts {
-        let mut bytes = Vec::new();
-        let exit = write_one(&part.drawing, format, &mut bytes)?;
-        if exit != Exit::Ok {
-            return Ok(exit);
-        }
-        contents.push(bytes);
-    }
-    let index_name = split::index_name(ext);
-    contents.push(split::index(&files, ext).into_bytes());
-    let names = files.iter().map(|f| f.name.as_str()).chain([index_name]);
-    let mut index = dir.join(index_name);
-    for (name, bytes) in names.zip(&contents) {
-        // Into `dir` only, atomically, and never through a link that is
-        // already there.
-        match olmsat_io::write_in_dir(dir, name, bytes) {
-            Ok(path) => index = path,
-            Err(e) => {
-                errln!("olmsat: cannot write {}: {e}", dir.join(name).display());
-                return Ok(Exit::Usage);
-            }
-        }
-    }
-    let n = files.len();
-    outln!(
-        "wrote {n} {} and {}",
-        if n == 1 { "file" } else { "files" },
-        index.display()
-    );
-    Ok(Exit::Ok)
-}
-
-/// Write `drawing` as `format` to `out`.
-fn write_one(
-    drawing: &Drawing<'_>,
-    format: GraphFormat,
-    out: &mut impl Write,
-) -> Result<Exit, Box<dyn std::error::Error>> {
-    match format {
-        GraphFormat::Dot => draw(drawing, DrawFormat::Dot, out)?,
-        GraphFormat::Mermaid => draw(drawing, DrawFormat::Mermaid, out)?,
-        GraphFormat::Json => draw(drawing, DrawFormat::Json, out)?,
-        GraphFormat::Html => draw(drawing, DrawFormat::Html, out)?,
-        GraphFormat::Yaml => {
-            let mut json = Vec::new();
-            draw(drawing, DrawFormat::Json, &mut json)?;
-            let value: serde_json::Value = serde_json::from_slice(&json)?;
-            out.write_all(olmsat_findings::report::format::yaml(&value)?.as_bytes())?;
-        }
-        GraphFormat::Svg => match laid_out(&dot_text(drawing)) {
-            Ok(svg) => out.write_all(&svg)?,
-            Err(e) => {
-                errln!("olmsat: {e}");
-                return Ok(Exit::Usage);
-            }
-        },
-    }
     Ok(Exit::Ok)
 }

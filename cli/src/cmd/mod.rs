@@ -119,20 +119,7 @@ pub fn open_catalog(
         Ok(files) => files,
         Err(exit) => return Ok(Err(exit)),
     };
-    // Entries passed over while reading are said even by commands that
-    // print no other warning.
-    let skipped: Vec<_> = files
-        .diagnostics()
-        .iter()
-        .filter(|d| {
-            use olmsat_findings::diagnostic::Rule;
-            matches!(
-                d.rule,
-                Rule::SymlinkOutsideCatalog | Rule::SpecialFileSkipped
-            )
-        })
-        .cloned()
-        .collect();
+    let skipped: Vec<_> = files.skipped().cloned().collect();
     crate::output::eprint_diagnostics(&skipped);
     if files.has_errors() {
         let (_, diagnostics) = files.into_parts();

@@ -86,16 +86,5 @@ fn installed_csv(args: &PathArgs, follow_links: bool) -> Result<Option<Installed
             return Err(Exit::Usage);
         }
     };
-    let mut found: Vec<&olmsat_resolver::InstalledCsv> = cluster
-        .csvs
-        .iter()
-        .filter(|c| c.name == args.from && c.version.is_some())
-        .collect();
-    found.sort_by(|a, b| a.namespace.cmp(&b.namespace));
-    Ok(found.first().and_then(|c| {
-        Some(InstalledCsv {
-            version: c.version.clone()?,
-            location: c.location.clone(),
-        })
-    }))
+    Ok(cluster.installed_csv(&args.from))
 }
