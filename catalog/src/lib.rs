@@ -61,6 +61,7 @@ pub use write::{write, Format};
 // Synthetic catalogs, for benchmarks and experiments.
 pub use synthetic::{
     by_package as split_by_package, generate as generate_synthetic, Payload, Spec as SyntheticSpec,
+    UnknownPayload,
 };
 
 // The README's example, run as a doctest so that it stays true.

@@ -29,6 +29,25 @@ pub enum Payload {
     BundleObject,
 }
 
+/// A payload name other than `none`, `csv-metadata` and `bundle-object`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown payload {0:?}: use none, csv-metadata or bundle-object")]
+pub struct UnknownPayload(pub String);
+
+impl std::str::FromStr for Payload {
+    type Err = UnknownPayload;
+
+    /// `none`, `csv-metadata` or `bundle-object`.
+    fn from_str(name: &str) -> Result<Payload, UnknownPayload> {
+        match name {
+            "none" => Ok(Payload::None),
+            "csv-metadata" => Ok(Payload::CsvMetadata),
+            "bundle-object" => Ok(Payload::BundleObject),
+            other => Err(UnknownPayload(other.to_owned())),
+        }
+    }
+}
+
 /// The shape of a synthetic catalog.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Spec {
@@ -291,6 +310,18 @@ fn prop(type_: &str, value: serde_json::Value) -> Property {
 mod tests {
     use super::*;
     use crate::write::{write, Format};
+
+    #[test]
+    fn payload_names() {
+        assert_eq!("none".parse(), Ok(Payload::None));
+        assert_eq!("csv-metadata".parse(), Ok(Payload::CsvMetadata));
+        assert_eq!("bundle-object".parse(), Ok(Payload::BundleObject));
+        let e = "csv".parse::<Payload>().expect_err("unknown");
+        assert_eq!(
+            e.to_string(),
+            "unknown payload \"csv\": use none, csv-metadata or bundle-object"
+        );
+    }
 
     #[test]
     fn deterministic_and_valid() {

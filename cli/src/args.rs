@@ -6,6 +6,7 @@
 //! command's help from its variant.
 
 pub use crate::output::ReportFormat;
+pub use olmsat_graph::DrawFormat;
 use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -376,24 +377,11 @@ pub struct SyntheticArgs {
     #[arg(long, default_value_t = 3)]
     pub depth: usize,
     /// Bulky property per bundle: none, csv-metadata or bundle-object.
-    #[arg(long, default_value = "csv-metadata", value_parser = payload)]
+    #[arg(long, default_value = "csv-metadata")]
     pub payload: olmsat_catalog::Payload,
     /// File format.
     #[arg(long, value_enum, default_value_t = RenderFormat::Json)]
     pub format: RenderFormat,
-}
-
-/// Parse a payload name.
-fn payload(name: &str) -> Result<olmsat_catalog::Payload, String> {
-    use olmsat_catalog::Payload;
-    match name {
-        "none" => Ok(Payload::None),
-        "csv-metadata" => Ok(Payload::CsvMetadata),
-        "bundle-object" => Ok(Payload::BundleObject),
-        other => Err(format!(
-            "unknown payload {other:?}: use none, csv-metadata or bundle-object"
-        )),
-    }
 }
 
 // `olmsat path`
@@ -502,8 +490,8 @@ pub struct GraphArgs {
     #[arg(long)]
     pub channel: Option<String>,
     /// Output format (svg needs Graphviz's `dot`).
-    #[arg(short, long, value_enum, default_value_t = GraphFormat::Dot)]
-    pub output: GraphFormat,
+    #[arg(short, long, value_enum, default_value_t = DrawFormat::Dot)]
+    pub output: DrawFormat,
     /// Draw only edges at or above this bundle's version, in its package
     /// (as `opm alpha render-graph --minimum-edge`).
     #[arg(long, value_name = "NAME")]
@@ -705,24 +693,6 @@ pub enum RenderFormat {
     Json,
     /// A `---`-separated YAML stream.
     Yaml,
-}
-
-/// Upgrade graph formats.
-#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
-pub enum GraphFormat {
-    /// Graphviz DOT.
-    Dot,
-    /// Mermaid, in the style of `opm alpha render-graph`.
-    Mermaid,
-    /// Nodes and edges with provenance.
-    Json,
-    /// The JSON drawing, in YAML.
-    Yaml,
-    /// SVG rendered by Graphviz's `dot`.
-    Svg,
-    /// The explorer: one self-contained HTML page (olmsat's own layout, the
-    /// OLM v0 path of every version to highlight; no network, no Graphviz).
-    Html,
 }
 
 /// The three listings.

@@ -5,38 +5,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use clap::ValueEnum;
-use olmsat_findings::report::config::DEFAULT_FILE;
 use olmsat_findings::report::{Format, Policy, Settings};
-
-/// Report formats (`-o`).
-#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
-pub enum FindingsFormat {
-    /// Findings with their context, then a summary.
-    Text,
-    /// One `file:line: level[rule]: message` line per finding.
-    Short,
-    /// A JSON object.
-    Json,
-    /// The JSON object as YAML.
-    Yaml,
-    /// SARIF 2.1.0, for code scanning.
-    Sarif,
-    /// GitHub Actions annotations (workflow commands).
-    Github,
-}
-
-impl From<FindingsFormat> for Format {
-    fn from(f: FindingsFormat) -> Format {
-        match f {
-            FindingsFormat::Text => Format::Text,
-            FindingsFormat::Short => Format::Short,
-            FindingsFormat::Json => Format::Json,
-            FindingsFormat::Yaml => Format::Yaml,
-            FindingsFormat::Sarif => Format::Sarif,
-            FindingsFormat::Github => Format::Github,
-        }
-    }
-}
 
 /// The level at which findings fail the run.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -62,8 +31,8 @@ pub enum ColorChoice {
 #[derive(clap::Args, Debug, Clone)]
 pub struct ReportArgs {
     /// Report format.
-    #[arg(short, long, value_enum, default_value_t = FindingsFormat::Text)]
-    pub output: FindingsFormat,
+    #[arg(short, long, value_enum, default_value_t = Format::Text)]
+    pub output: Format,
     #[command(flatten)]
     pub controls: PolicyArgs,
     /// Colour text output.
@@ -97,17 +66,7 @@ pub struct PolicyArgs {
 impl PolicyArgs {
     /// The policy: the settings file's, with the flags on top.
     pub fn policy(&self) -> Result<Policy, Box<dyn std::error::Error>> {
-        let file = match &self.config {
-            Some(path) => Settings::read(path)?,
-            None => {
-                let default = std::path::Path::new(DEFAULT_FILE);
-                if default.is_file() {
-                    Settings::read(default)?
-                } else {
-                    Settings::default()
-                }
-            }
-        };
+        let file = Settings::discover(self.config.as_deref())?;
         let flags = Settings {
             strict: self.strict || self.fail_on == Some(FailOn::Warning),
             allow: self.allow.clone(),
@@ -125,7 +84,7 @@ impl ReportArgs {
 
     /// The report format.
     pub fn format(&self) -> Format {
-        self.output.into()
+        self.output
     }
 
     /// Whether to colour what goes to standard output.

@@ -5,20 +5,23 @@ use std::io::{self, Write};
 use crate::export::svg::{self, SvgError};
 use crate::export::{dot, html, json, mermaid, Drawing};
 
-/// The formats a [`Drawing`] is written in.
+/// The formats a [`Drawing`] is written in (with the `clap` feature, the
+/// command line's `-o` values, whose help texts these are).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum DrawFormat {
-    /// Graphviz DOT: a cluster per package and channel.
+    /// Graphviz DOT.
     Dot,
     /// Mermaid, in the style of `opm alpha render-graph`.
     Mermaid,
-    /// Nodes and edges with where each edge is declared, as JSON.
+    /// Nodes and edges with provenance.
     Json,
-    /// The JSON drawing, as YAML.
+    /// The JSON drawing, in YAML.
     Yaml,
-    /// SVG, laid out by Graphviz's `dot` (see [`svg::render`]).
+    /// SVG rendered by Graphviz's `dot`.
     Svg,
-    /// The explorer: one self-contained HTML page.
+    /// The explorer: one self-contained HTML page (olmsat's own layout, the
+    /// OLM v0 path of every version to highlight; no network, no Graphviz).
     Html,
 }
 

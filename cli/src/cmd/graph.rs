@@ -11,7 +11,7 @@ use olmsat_graph::DrawOptions;
 use olmsat_graph::Drawing;
 use olmsat_graph::EdgeView;
 
-use crate::args::{GraphArgs, GraphFormat};
+use crate::args::GraphArgs;
 use crate::output::Exit;
 use crate::process::Finished;
 use crate::timings::{timed, PhaseClock};
@@ -19,7 +19,7 @@ use crate::timings::{timed, PhaseClock};
 /// Draw the upgrade graphs of the catalog.
 pub fn run(args: &GraphArgs, o: &olmsat_input::Options) -> super::Outcome {
     // Mermaid keeps opm's layout: every edge, no legend.
-    let mermaid = args.output == GraphFormat::Mermaid;
+    let mermaid = args.output == DrawFormat::Mermaid;
     let opts = DrawOptions {
         package: args.package.as_deref(),
         channel: args.channel.as_deref(),
@@ -37,23 +37,11 @@ pub fn run(args: &GraphArgs, o: &olmsat_input::Options) -> super::Outcome {
     Ok(Finished::new(exit).keeping(catalog))
 }
 
-/// The library's format for `--output`.
-fn draw_format(format: GraphFormat) -> DrawFormat {
-    match format {
-        GraphFormat::Dot => DrawFormat::Dot,
-        GraphFormat::Mermaid => DrawFormat::Mermaid,
-        GraphFormat::Json => DrawFormat::Json,
-        GraphFormat::Yaml => DrawFormat::Yaml,
-        GraphFormat::Svg => DrawFormat::Svg,
-        GraphFormat::Html => DrawFormat::Html,
-    }
-}
-
 /// Draw and write; the drawing (a few large vectors) is freed on return.
 fn write_drawing(
     catalog: &olmsat_catalog::Catalog,
     opts: &DrawOptions<'_>,
-    format: GraphFormat,
+    format: DrawFormat,
     split: Option<(&Path, bool)>,
 ) -> Result<Exit, Box<dyn std::error::Error>> {
     let drawing = match timed("graph", || Drawing::new(catalog.model(), opts)) {
@@ -74,7 +62,6 @@ fn write_drawing(
             );
         }
     }
-    let format = draw_format(format);
     // Graphviz can take seconds on a large channel: say so meanwhile.
     let _spinner = (format == DrawFormat::Svg)
         .then(|| crate::progress::Progress::start("laying out with Graphviz", true));

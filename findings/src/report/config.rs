@@ -95,6 +95,18 @@ impl Settings {
         Settings::from_yaml(&shown, &text)
     }
 
+    /// The settings of `file` when given, else of [`DEFAULT_FILE`] in the
+    /// current directory when there is one, else none.
+    pub fn discover(file: Option<&std::path::Path>) -> Result<Settings, ConfigError> {
+        match file {
+            Some(path) => Settings::read(path),
+            None if std::path::Path::new(DEFAULT_FILE).is_file() => {
+                Settings::read(std::path::Path::new(DEFAULT_FILE))
+            }
+            None => Ok(Settings::default()),
+        }
+    }
+
     /// These settings with `over` (the command line) applied on top: `strict`
     /// if either says so; a rule `over` allows is no longer denied, and one it
     /// denies no longer allowed.

@@ -14,20 +14,22 @@ use serde_json::{json, Value};
 use crate::diagnostic::{Diagnostic, Rule, Severity};
 use crate::report::policy::Allow;
 
-/// The report formats (`-o`).
+/// The report formats (`-o`; with the `clap` feature, the command line's
+/// values, whose help texts these are).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Format {
-    /// One line per finding with its context, then a summary.
+    /// Findings with their context, then a summary.
     Text,
-    /// `file:line: level[rule]: message`, one line per finding.
+    /// One `file:line: level[rule]: message` line per finding.
     Short,
     /// A JSON object.
     Json,
     /// The JSON object as YAML.
     Yaml,
-    /// SARIF 2.1.0 for code scanning.
+    /// SARIF 2.1.0, for code scanning.
     Sarif,
-    /// GitHub Actions workflow commands (annotations).
+    /// GitHub Actions annotations (workflow commands).
     Github,
 }
 
