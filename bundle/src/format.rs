@@ -9,14 +9,37 @@ use std::fmt;
 use crate::read::BundleDir;
 use olmsat_encoding::location::Location;
 
-/// A bundle format (media type).
+/// A bundle format (media type; with the `clap` feature, the command line's
+/// values).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum MediaType {
     /// `registry+v1`: a ClusterServiceVersion and its objects.
+    #[cfg_attr(
+        feature = "clap",
+        value(
+            name = "registry+v1",
+            help = "A ClusterServiceVersion and its objects, with metadata/annotations.yaml"
+        )
+    )]
     RegistryV1,
     /// `registry+v2`: CSV-less, with `metadata/bundle.yaml`.
+    #[cfg_attr(
+        feature = "clap",
+        value(
+            name = "registry+v2",
+            help = "CSV-less: Kubernetes objects with a Deployment, and metadata/bundle.yaml"
+        )
+    )]
     RegistryV2,
     /// `plain+v0`: a flat directory of Kubernetes objects.
+    #[cfg_attr(
+        feature = "clap",
+        value(
+            name = "plain+v0",
+            help = "A flat directory of arbitrary Kubernetes objects"
+        )
+    )]
     PlainV0,
 }
 

@@ -40,18 +40,30 @@ use olmsat_encoding::location::Location;
 use olmsat_findings::diagnostic::{Diagnostic, Rule};
 use olmsat_versions::version;
 
-/// How channel entries get their upgrade edges.
+/// How channel entries get their upgrade edges (with the `clap` feature, the
+/// command line's values).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum GraphMode {
     /// `replaces` from each CSV's `spec.replaces` (the replaces-mode index).
     #[default]
     Replaces,
     /// Each entry replaces the next lower version in its channel; the CSV's
     /// `spec.replaces` is not used (`opm index add --mode semver`).
+    #[cfg_attr(
+        feature = "clap",
+        value(help = "Each bundle replaces the next lower version in its channel")
+    )]
     Semver,
     /// Per package, as its `ci.yaml` says (`updateGraph: semver-mode` means
     /// [`GraphMode::Semver`], anything else [`GraphMode::Replaces`]); the file is
     /// looked for in the bundle directory's parent and the two directories above.
+    #[cfg_attr(
+        feature = "clap",
+        value(
+            help = "Per package, from `updateGraph` in the package's `ci.yaml` (`semver-mode` or not)"
+        )
+    )]
     CiYaml,
 }
 

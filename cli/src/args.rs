@@ -6,6 +6,8 @@
 //! command's help from its variant.
 
 pub use crate::output::ReportFormat;
+pub use olmsat_bundle::{GraphMode, MediaType};
+pub use olmsat_catalog::Format as RenderFormat;
 pub use olmsat_graph::DrawFormat;
 use std::path::{Path, PathBuf};
 
@@ -569,7 +571,7 @@ pub struct BundleGenerateArgs {
 pub struct BundleInitArgs {
     /// Bundle format; inferred from the source manifests when not given.
     #[arg(short, long, value_enum)]
-    pub mediatype: Option<MediaTypeArg>,
+    pub mediatype: Option<MediaType>,
     /// The bundle directory to create (default: the current directory).
     pub dir: Option<PathBuf>,
     /// Directory of manifests to include, or `-` to read a stream from standard
@@ -621,8 +623,8 @@ pub struct FromBundlesArgs {
     pub migrate_level: MigrateLevel,
     /// How upgrade edges are made: from each CSV's `spec.replaces`, from version
     /// order, or per package as its `ci.yaml` `updateGraph` says.
-    #[arg(long, value_enum, default_value_t = GraphModeArg::Replaces)]
-    pub mode: GraphModeArg,
+    #[arg(long, value_enum, default_value_t = GraphMode::Replaces)]
+    pub mode: GraphMode,
     /// Do not validate the written catalog (by default it is read back and
     /// validated: findings on standard error, errors make the exit code 1).
     #[arg(long)]
@@ -652,17 +654,6 @@ pub struct OldSpelling {
     pub hint: String,
 }
 
-/// Upgrade graph modes of `catalog from-bundles`.
-#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
-pub enum GraphModeArg {
-    /// `replaces` from each CSV's `spec.replaces` (the replaces-mode index).
-    Replaces,
-    /// Each bundle replaces the next lower version in its channel.
-    Semver,
-    /// Per package, from `updateGraph` in the package's `ci.yaml` (`semver-mode` or not).
-    CiYaml,
-}
-
 /// Migration levels of `opm render`.
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 pub enum MigrateLevel {
@@ -670,29 +661,6 @@ pub enum MigrateLevel {
     None,
     /// Replace `olm.bundle.object` properties with one `olm.csv.metadata`.
     BundleObjectToCsvMetadata,
-}
-
-/// Bundle formats.
-#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
-pub enum MediaTypeArg {
-    /// A ClusterServiceVersion and its objects, with metadata/annotations.yaml
-    #[value(name = "registry+v1")]
-    RegistryV1,
-    /// CSV-less: Kubernetes objects with a Deployment, and metadata/bundle.yaml
-    #[value(name = "registry+v2")]
-    RegistryV2,
-    /// A flat directory of arbitrary Kubernetes objects
-    #[value(name = "plain+v0")]
-    PlainV0,
-}
-
-/// Catalog output formats.
-#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
-pub enum RenderFormat {
-    /// Concatenated JSON objects.
-    Json,
-    /// A `---`-separated YAML stream.
-    Yaml,
 }
 
 /// The three listings.

@@ -23,10 +23,12 @@ use serde_json::Value;
 use crate::declcfg::{Bundle, Channel, DeclarativeConfig, Deprecation, Meta, Package, Property};
 use olmsat_encoding::rawjson::canonical_value;
 
-/// Output format.
+/// Output format (with the `clap` feature, the command line's values).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Format {
     /// Concatenated, indented JSON objects.
+    #[cfg_attr(feature = "clap", value(help = "Concatenated JSON objects"))]
     Json,
     /// A `---`-separated YAML stream.
     Yaml,

@@ -8,10 +8,9 @@ use olmsat_bundle::validate::{Target, Targets, ValidationDocument};
 use olmsat_bundle::GenerateOptions;
 use olmsat_bundle::InitOptions;
 use olmsat_bundle::InitSource as Source;
-use olmsat_bundle::MediaType;
 use olmsat_findings::report::{Findings, Format};
 
-use crate::args::{BundleGenerateArgs, BundleInitArgs, BundleValidateArgs, MediaTypeArg};
+use crate::args::{BundleGenerateArgs, BundleInitArgs, BundleValidateArgs};
 use crate::output::{
     eprint_diagnostics, print_finding_lines, print_json, print_sarif, print_yaml, Exit,
 };
@@ -99,11 +98,7 @@ pub fn init(args: &BundleInitArgs) -> super::Outcome {
     }
     let source = Source::from_arg(args.from.as_deref())?;
     let r = init_bundle(&InitOptions {
-        media_type: args.mediatype.map(|m| match m {
-            MediaTypeArg::RegistryV1 => MediaType::RegistryV1,
-            MediaTypeArg::RegistryV2 => MediaType::RegistryV2,
-            MediaTypeArg::PlainV0 => MediaType::PlainV0,
-        }),
+        media_type: args.mediatype,
         source,
         dir: args.dir.clone().unwrap_or_else(|| PathBuf::from(".")),
         package: args.package.clone(),

@@ -4,9 +4,8 @@ use olmsat_bundle::build_catalog_from_bundles;
 use olmsat_bundle::build_report::BuildReport;
 use olmsat_bundle::write_catalog_dir;
 use olmsat_bundle::FromBundlesOptions;
-use olmsat_bundle::GraphMode;
 
-use crate::args::{FromBundlesArgs, GraphModeArg, OldSpelling, ReportFormat};
+use crate::args::{FromBundlesArgs, OldSpelling, ReportFormat};
 use crate::cmd::render::render_options;
 use crate::output::{print_data, Exit};
 
@@ -23,16 +22,12 @@ pub fn from_bundles(args: &FromBundlesArgs, o: &olmsat_input::Options) -> super:
     let output = &args.output_dir;
     let opts = FromBundlesOptions {
         render: render_options(args.image_ref_template.as_deref(), args.migrate_level)?,
-        mode: match args.mode {
-            GraphModeArg::Replaces => GraphMode::Replaces,
-            GraphModeArg::Semver => GraphMode::Semver,
-            GraphModeArg::CiYaml => GraphMode::CiYaml,
-        },
+        mode: args.mode,
         validate: false,
         follow_links: o.read.follow_links,
     };
     let build = build_catalog_from_bundles(&args.dirs, &opts)?;
-    let format = super::render::format(args.format);
+    let format = args.format;
     let files = write_catalog_dir(&build.config, output, format)?;
     // The catalog as written, read back and validated with opm's rules.
     let written = if args.no_validate {

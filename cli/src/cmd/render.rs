@@ -5,11 +5,10 @@ use std::io::Write;
 use olmsat_bundle::ImageTemplate;
 use olmsat_bundle::RenderOptions;
 use olmsat_catalog::write;
-use olmsat_catalog::Format;
 use olmsat_input::render::{render_args, RenderError};
 use olmsat_input::InputError;
 
-use crate::args::{MigrateLevel, RenderArgs, RenderFormat};
+use crate::args::{MigrateLevel, RenderArgs};
 use crate::output::{eprint_diagnostics, Exit};
 use crate::timings::timed;
 
@@ -22,14 +21,6 @@ pub fn render_options(
         image_template: image_ref_template.map(ImageTemplate::parse).transpose()?,
         csv_metadata: migrate_level == MigrateLevel::BundleObjectToCsvMetadata,
     })
-}
-
-/// The catalog file format.
-pub fn format(format: RenderFormat) -> Format {
-    match format {
-        RenderFormat::Json => Format::Json,
-        RenderFormat::Yaml => Format::Yaml,
-    }
 }
 
 /// Load the catalogs and render the bundle directories given, and write them
@@ -57,7 +48,7 @@ pub fn run(args: &RenderArgs, o: &olmsat_input::Options) -> super::Outcome {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     timed("write", || -> std::io::Result<()> {
-        write(&config, format(args.output), &mut out)?;
+        write(&config, args.output, &mut out)?;
         out.flush()
     })?;
     Ok(Exit::Ok.into())

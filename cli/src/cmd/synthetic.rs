@@ -37,7 +37,7 @@ pub fn run(args: &SyntheticArgs) -> super::Outcome {
         RenderFormat::Json => "json",
         RenderFormat::Yaml => "yaml",
     };
-    let format = super::render::format(args.format);
+    let format = args.format;
     for (name, part) in split_by_package(cfg) {
         let dir = out.join(&name);
         std::fs::create_dir_all(&dir)?;
