@@ -22,7 +22,7 @@ fn extensions(content: &CatalogContent, n: usize) -> Vec<ClusterExtension> {
         .map(|i| {
             let package = package_name(i);
             let slice = content.package(&package).expect("synthetic package");
-            let first = &slice.bundles[0];
+            let first = &slice.bundles()[0];
             ClusterExtension {
                 name: format!("ext-{i:05}"),
                 namespace: "bench".into(),
@@ -40,8 +40,8 @@ fn extensions(content: &CatalogContent, n: usize) -> Vec<ClusterExtension> {
                 selector: None,
                 policy: UpgradePolicy::CatalogProvided,
                 installed: (i % 3 == 1).then(|| InstalledBundle {
-                    name: first.name.clone(),
-                    version: first.version_text.clone(),
+                    name: first.name().to_owned(),
+                    version: first.version_text().to_owned(),
                     release: None,
                 }),
                 location: Location::new(Arc::from("bench"), 0),
@@ -58,7 +58,7 @@ fn bench(c: &mut Criterion) {
         chain_depth: 0,
         payload: Payload::None,
     };
-    let content = CatalogContent::from_config(&generate(&spec), false);
+    let content = CatalogContent::from_owned(generate(&spec), false);
     let meta = ClusterCatalog::named("synthetic");
     let catalogs = [Catalog {
         meta: &meta,

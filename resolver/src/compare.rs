@@ -476,25 +476,24 @@ pub fn compare(
             default_channels.push(d);
         }
         let mut versions: HashMap<&str, &str> = HashMap::new();
-        for b in &slice.bundles {
-            versions.entry(b.name.as_str()).or_insert(&b.version_text);
+        for b in slice.bundles() {
+            versions.entry(b.name()).or_insert(b.version_text());
             let props: Vec<String> = b
-                .property_types
-                .iter()
+                .property_types()
                 .filter(|t| {
                     matches!(
-                        t.as_str(),
+                        *t,
                         "olm.package.required" | "olm.gvk.required" | "olm.constraint"
                     )
                 })
-                .cloned()
+                .map(str::to_owned)
                 .collect();
             if !props.is_empty() {
                 let mut props = props;
                 props.dedup();
                 refused.push(Refused {
                     package: pkg.name.clone(),
-                    bundle: b.name.clone(),
+                    bundle: b.name().to_owned(),
                     properties: props,
                 });
             }
@@ -666,10 +665,10 @@ fn default_channel(
         return None;
     }
     let v1_channels = slice
-        .channels
+        .channels()
         .iter()
         .filter(|c| c.contains(&v1_bundle))
-        .map(|c| c.name.clone())
+        .map(|c| c.name().to_owned())
         .collect();
     Some(DefaultChannel {
         package: pkg.name.clone(),

@@ -43,7 +43,7 @@ fn load_content(
         );
         return Ok(Err(Exit::Usage));
     }
-    Ok(Ok(CatalogContent::from_config(&loaded.config, false)))
+    Ok(Ok(CatalogContent::from_owned(loaded.config, false)))
 }
 
 /// `path --olm v1`: one hop per reconcile, to the highest successor.

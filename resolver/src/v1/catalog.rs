@@ -2,49 +2,78 @@
 //! `olm.deprecations` blob, read the way operator-controller's catalog cache
 //! reads a ClusterCatalog's content.
 //!
-//! Blobs are grouped by their own `package` field. The cache keeps one entry per
-//! (package, schema, name), so a later blob with the same name replaces an
-//! earlier one (it keeps the earlier one's place in the order), and the last
-//! `olm.deprecations` blob of a package wins. Nothing is validated: catalogd
-//! serves catalogs as they are.
+//! The blobs are the catalog crate's own declarative-config types
+//! ([`declcfg::Channel`] with its [`ChannelEntry`]s, [`declcfg::Bundle`]); this
+//! module adds only the catalogd cache's view of them and what v1 derives from
+//! them. Blobs are grouped by their own `package` field. The cache keeps one
+//! entry per (package, schema, name), so a later blob with the same name
+//! replaces an earlier one (it keeps the earlier one's place in the order), and
+//! the last `olm.deprecations` blob of a package wins. A package is present when
+//! any blob names it. Nothing is validated: catalogd serves catalogs as they
+//! are.
+//!
+//! What v1 derives from a blob is computed once, when the content is built, and
+//! kept beside the blob in private fields read through accessors, so it cannot
+//! go stale: a [`V1Channel`] holds each entry's skipRange parsed with blang's
+//! grammar, a [`V1Bundle`] its [`BundleVersion`] as operator-controller reads it
+//! and its `olm.csv.metadata` install modes, and a [`PackageSlice`] the index of
+//! which channel entries name each bundle.
 
 use std::collections::{BTreeMap, HashMap};
 
-use olmsat_catalog::declcfg::{DeclarativeConfig, Property};
+use olmsat_catalog::declcfg::{self, ChannelEntry, DeclarativeConfig, Deprecation, Meta, Property};
 use olmsat_catalog::property::types;
 use olmsat_versions::range::Range;
 use olmsat_versions::version::{self, Release, VersionRelease};
 use serde_json::Value;
 
-/// One channel entry.
+/// One `olm.channel` blob as v1 reads it: the blob and each entry's skipRange
+/// parsed with blang's grammar.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
-    /// The bundle name.
-    pub name: String,
-    /// `replaces` (empty when none).
-    pub replaces: String,
-    /// `skips`.
-    pub skips: Vec<String>,
-    /// `skipRange` (empty when none).
-    pub skip_range: String,
-    /// The skipRange parsed with blang's grammar (`None` when empty or
-    /// unparseable: then it makes no edge).
-    pub skip_range_parsed: Option<Range>,
+pub struct V1Channel {
+    blob: declcfg::Channel,
+    /// `skip_ranges[i]` is entry `i`'s skipRange parsed (`None` when it has
+    /// none, it is empty or blang cannot parse it: then it makes no edge).
+    skip_ranges: Vec<Option<Range>>,
 }
 
-/// One channel of a package.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Channel {
+impl V1Channel {
+    fn new(blob: declcfg::Channel) -> V1Channel {
+        let skip_ranges = blob
+            .entries
+            .iter()
+            .map(|e| {
+                e.skip_range
+                    .as_deref()
+                    .filter(|r| !r.is_empty())
+                    .and_then(|r| Range::parse(r).ok())
+            })
+            .collect();
+        V1Channel { blob, skip_ranges }
+    }
+
+    /// The `olm.channel` blob.
+    pub fn blob(&self) -> &declcfg::Channel {
+        &self.blob
+    }
+
     /// The channel name.
-    pub name: String,
-    /// Its entries, in written order.
-    pub entries: Vec<Entry>,
-}
+    pub fn name(&self) -> &str {
+        &self.blob.name
+    }
 
-impl Channel {
+    /// The entries in written order, each with its parsed skipRange (`None`
+    /// when it has none or blang cannot parse it).
+    pub fn entries(&self) -> impl Iterator<Item = (&ChannelEntry, Option<&Range>)> {
+        self.blob
+            .entries
+            .iter()
+            .zip(self.skip_ranges.iter().map(Option::as_ref))
+    }
+
     /// Whether the channel has an entry named `bundle`.
     pub fn contains(&self, bundle: &str) -> bool {
-        self.entries.iter().any(|e| e.name == bundle)
+        self.blob.entries.iter().any(|e| e.name == bundle)
     }
 }
 
@@ -58,22 +87,58 @@ pub enum BundleVersion {
     Invalid(String),
 }
 
-/// One bundle of a package.
+/// One `olm.bundle` blob as v1 reads it: the blob, its version as
+/// operator-controller reads it and the install modes it supports.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Bundle {
+pub struct V1Bundle {
+    blob: declcfg::Bundle,
+    version: BundleVersion,
+    version_text: String,
+    install_modes: Option<Vec<String>>,
+}
+
+impl V1Bundle {
+    fn new(blob: declcfg::Bundle, release_gate: bool) -> V1Bundle {
+        let (version, version_text) = read_version(&blob.name, &blob.properties, release_gate);
+        let install_modes = install_modes(&blob.properties);
+        V1Bundle {
+            blob,
+            version,
+            version_text,
+            install_modes,
+        }
+    }
+
+    /// The `olm.bundle` blob.
+    pub fn blob(&self) -> &declcfg::Bundle {
+        &self.blob
+    }
+
     /// The bundle name.
-    pub name: String,
-    /// The bundle image.
-    pub image: String,
+    pub fn name(&self) -> &str {
+        &self.blob.name
+    }
+
     /// Its version, read as operator-controller reads it (see [`read_version`]).
-    pub version: BundleVersion,
-    /// The `olm.package` version as written.
-    pub version_text: String,
-    /// Property types the bundle declares, in order (dependency checks).
-    pub property_types: Vec<String>,
-    /// `olm.csv.metadata` install mode types the bundle supports, when the
-    /// property says.
-    pub install_modes: Option<Vec<String>>,
+    pub fn version(&self) -> &BundleVersion {
+        &self.version
+    }
+
+    /// The `olm.package` version as written (empty when there is none).
+    pub fn version_text(&self) -> &str {
+        &self.version_text
+    }
+
+    /// The `olm.csv.metadata` install mode types the bundle supports, when
+    /// the property says.
+    pub fn install_modes(&self) -> Option<&[String]> {
+        self.install_modes.as_deref()
+    }
+
+    /// The property types the bundle declares, in order.
+    pub fn property_types(&self) -> impl Iterator<Item = &str> {
+        self.blob.properties.iter().map(|p| p.type_.as_str())
+    }
 }
 
 /// A package's `olm.deprecations` entries.
@@ -87,18 +152,34 @@ pub struct Deprecations {
     pub bundles: BTreeMap<String, String>,
 }
 
+impl Deprecations {
+    fn read(d: &Deprecation) -> Deprecations {
+        let mut out = Deprecations::default();
+        for e in &d.entries {
+            match e.schema.as_str() {
+                "olm.package" => out.package = Some(e.message.clone()),
+                "olm.channel" => {
+                    out.channels.insert(e.name.clone(), e.message.clone());
+                }
+                "olm.bundle" => {
+                    out.bundles.insert(e.name.clone(), e.message.clone());
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+}
+
 /// Everything a catalog holds for one package.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PackageSlice {
-    /// Whether any blob names this package (an `olm.package`, channel, bundle,
-    /// deprecation or other blob).
-    pub present: bool,
     /// Channels, in load order.
-    pub channels: Vec<Channel>,
+    channels: Vec<V1Channel>,
     /// Bundles, in load order.
-    pub bundles: Vec<Bundle>,
-    /// The package's `olm.deprecations` blob (the last one loaded), if any.
-    pub deprecations: Option<Deprecations>,
+    bundles: Vec<V1Bundle>,
+    /// The package's `olm.deprecations` blob (the last one loaded), read.
+    deprecations: Option<Deprecations>,
     /// Bundle name → (channel index, entry index) of every entry naming it.
     memberships: HashMap<String, Vec<(u32, u32)>>,
 }
@@ -108,7 +189,7 @@ impl PackageSlice {
     fn index(&mut self) {
         self.memberships.clear();
         for (ci, ch) in self.channels.iter().enumerate() {
-            for (ei, e) in ch.entries.iter().enumerate() {
+            for (ei, e) in ch.blob.entries.iter().enumerate() {
                 self.memberships
                     .entry(e.name.clone())
                     .or_default()
@@ -117,16 +198,37 @@ impl PackageSlice {
         }
     }
 
-    /// The entries naming `bundle`, with the index of their channel.
-    pub fn entries_of<'a>(&'a self, bundle: &str) -> impl Iterator<Item = (usize, &'a Entry)> + 'a {
+    /// The channels, in load order.
+    pub fn channels(&self) -> &[V1Channel] {
+        &self.channels
+    }
+
+    /// The bundles, in load order.
+    pub fn bundles(&self) -> &[V1Bundle] {
+        &self.bundles
+    }
+
+    /// The package's `olm.deprecations` blob (the last one loaded), if any.
+    pub fn deprecations(&self) -> Option<&Deprecations> {
+        self.deprecations.as_ref()
+    }
+
+    /// The entries naming `bundle`, each with the index of its channel and
+    /// its parsed skipRange.
+    pub fn entries_of<'a>(
+        &'a self,
+        bundle: &str,
+    ) -> impl Iterator<Item = (usize, &'a ChannelEntry, Option<&'a Range>)> + 'a {
         self.memberships
             .get(bundle)
             .into_iter()
             .flatten()
             .map(|&(ci, ei)| {
+                let ch = &self.channels[ci as usize];
                 (
                     ci as usize,
-                    &self.channels[ci as usize].entries[ei as usize],
+                    &ch.blob.entries[ei as usize],
+                    ch.skip_ranges[ei as usize].as_ref(),
                 )
             })
     }
@@ -142,99 +244,122 @@ pub struct CatalogContent {
     packages: BTreeMap<String, PackageSlice>,
 }
 
-/// Replace the element named `key` (keeping its place) or append it;
+/// One package's slice while it is built, with each channel's and bundle's
+/// place by name (for [`upsert`]).
+#[derive(Default)]
+struct Building {
+    slice: PackageSlice,
+    channel_places: HashMap<String, usize>,
+    bundle_places: HashMap<String, usize>,
+}
+
+/// The package `name`'s slice in the making: every package some blob names
+/// has one.
+fn building<'a>(packages: &'a mut BTreeMap<String, Building>, name: &str) -> &'a mut Building {
+    packages.entry(name.to_owned()).or_default()
+}
+
+/// Replace the element with `item`'s name (keeping its place) or append it;
 /// `places` holds each name's place in `list`.
-fn upsert<T>(list: &mut Vec<T>, places: &mut HashMap<String, usize>, key: &str, item: T) {
-    match places.get(key) {
-        Some(&i) => list[i] = item,
+fn upsert<T>(
+    list: &mut Vec<T>,
+    places: &mut HashMap<String, usize>,
+    item: T,
+    name: impl Fn(&T) -> &str,
+) {
+    match places.get(name(&item)).copied() {
+        Some(i) => list[i] = item,
         None => {
-            places.insert(key.to_owned(), list.len());
+            places.insert(name(&item).to_owned(), list.len());
             list.push(item);
         }
     }
 }
 
 impl CatalogContent {
-    /// Index a loaded catalog.
+    /// Index a loaded catalog, copying its channel and bundle blobs (see
+    /// [`CatalogContent::from_owned`] to take them instead).
     pub fn from_config(cfg: &DeclarativeConfig, release_gate: bool) -> CatalogContent {
-        let mut packages: BTreeMap<String, PackageSlice> = BTreeMap::new();
-        // Each package's channels and bundles by name, for `upsert`.
-        let mut channel_places: HashMap<String, HashMap<String, usize>> = HashMap::new();
-        let mut bundle_places: HashMap<String, HashMap<String, usize>> = HashMap::new();
-        for p in &cfg.packages {
-            packages.entry(p.name.clone()).or_default().present = true;
+        CatalogContent::build(
+            cfg.packages.iter().map(|p| p.name.as_str()),
+            cfg.channels.iter().cloned(),
+            cfg.bundles.iter().cloned(),
+            &cfg.deprecations,
+            &cfg.others,
+            release_gate,
+        )
+    }
+
+    /// Index a loaded catalog, taking its channel and bundle blobs.
+    pub fn from_owned(cfg: DeclarativeConfig, release_gate: bool) -> CatalogContent {
+        let DeclarativeConfig {
+            packages,
+            channels,
+            bundles,
+            deprecations,
+            others,
+        } = cfg;
+        CatalogContent::build(
+            packages.iter().map(|p| p.name.as_str()),
+            channels,
+            bundles,
+            &deprecations,
+            &others,
+            release_gate,
+        )
+    }
+
+    fn build<'a>(
+        package_names: impl Iterator<Item = &'a str>,
+        channels: impl IntoIterator<Item = declcfg::Channel>,
+        bundles: impl IntoIterator<Item = declcfg::Bundle>,
+        deprecations: &[Deprecation],
+        others: &[Meta],
+        release_gate: bool,
+    ) -> CatalogContent {
+        let mut packages: BTreeMap<String, Building> = BTreeMap::new();
+        for name in package_names {
+            building(&mut packages, name);
         }
-        for c in &cfg.channels {
-            let slice = packages.entry(c.package.clone()).or_default();
-            slice.present = true;
-            let channel = Channel {
-                name: c.name.clone(),
-                entries: c
-                    .entries
-                    .iter()
-                    .map(|e| Entry {
-                        name: e.name.clone(),
-                        replaces: e.replaces.clone().unwrap_or_default(),
-                        skips: e.skips.clone(),
-                        skip_range: e.skip_range.clone().unwrap_or_default(),
-                        skip_range_parsed: e
-                            .skip_range
-                            .as_deref()
-                            .filter(|r| !r.is_empty())
-                            .and_then(|r| Range::parse(r).ok()),
-                    })
-                    .collect(),
-            };
-            let places = channel_places.entry(c.package.clone()).or_default();
-            upsert(&mut slice.channels, places, &c.name, channel);
+        for c in channels {
+            let b = building(&mut packages, &c.package);
+            upsert(
+                &mut b.slice.channels,
+                &mut b.channel_places,
+                V1Channel::new(c),
+                V1Channel::name,
+            );
         }
-        for b in &cfg.bundles {
-            let slice = packages.entry(b.package.clone()).or_default();
-            slice.present = true;
-            let (version, version_text) = read_version(&b.name, &b.properties, release_gate);
-            let bundle = Bundle {
-                name: b.name.clone(),
-                image: b.image.clone(),
-                version,
-                version_text,
-                property_types: b.properties.iter().map(|p| p.type_.clone()).collect(),
-                install_modes: install_modes(&b.properties),
-            };
-            let places = bundle_places.entry(b.package.clone()).or_default();
-            upsert(&mut slice.bundles, places, &b.name, bundle);
+        for blob in bundles {
+            let b = building(&mut packages, &blob.package);
+            upsert(
+                &mut b.slice.bundles,
+                &mut b.bundle_places,
+                V1Bundle::new(blob, release_gate),
+                V1Bundle::name,
+            );
         }
-        for d in &cfg.deprecations {
-            let slice = packages.entry(d.package.clone()).or_default();
-            slice.present = true;
-            let mut out = Deprecations::default();
-            for e in &d.entries {
-                match e.schema.as_str() {
-                    "olm.package" => out.package = Some(e.message.clone()),
-                    "olm.channel" => {
-                        out.channels.insert(e.name.clone(), e.message.clone());
-                    }
-                    "olm.bundle" => {
-                        out.bundles.insert(e.name.clone(), e.message.clone());
-                    }
-                    _ => {}
-                }
-            }
-            slice.deprecations = Some(out);
+        for d in deprecations {
+            building(&mut packages, &d.package).slice.deprecations = Some(Deprecations::read(d));
         }
-        for m in &cfg.others {
-            if !m.package.is_empty() {
-                packages.entry(m.package.clone()).or_default().present = true;
-            }
+        for m in others.iter().filter(|m| !m.package.is_empty()) {
+            building(&mut packages, &m.package);
         }
-        for slice in packages.values_mut() {
-            slice.index();
-        }
+        let packages = packages
+            .into_iter()
+            .map(|(name, b)| {
+                let mut slice = b.slice;
+                slice.index();
+                (name, slice)
+            })
+            .collect();
         CatalogContent { packages }
     }
 
-    /// The package's slice; `None` when no blob names it.
+    /// The package's slice; `None` when no blob (an `olm.package`, channel,
+    /// bundle, deprecation or other blob) names it.
     pub fn package(&self, name: &str) -> Option<&PackageSlice> {
-        self.packages.get(name).filter(|p| p.present)
+        self.packages.get(name)
     }
 
     /// Package names, sorted.
@@ -338,6 +463,61 @@ mod tests {
             ),
             BundleVersion::Invalid(e) => format!("error: {e}"),
         }
+    }
+
+    /// The catalogd cache's view: blobs grouped by their `package`, a later
+    /// blob with the same name replacing an earlier one in its place, the last
+    /// deprecations blob winning, a package present when any blob names it.
+    #[test]
+    fn catalogd_view() {
+        let yaml = "schema: olm.channel\npackage: p\nname: stable\nentries:\n- name: p.v1\n---\nschema: olm.channel\npackage: p\nname: fast\nentries:\n- name: p.v1\n---\nschema: olm.channel\npackage: p\nname: stable\nentries:\n- name: p.v2\n  replaces: p.v1\n  skipRange: '<2.0.0'\n- name: p.v3\n  skipRange: 'not a range'\n---\nschema: olm.bundle\nname: p.v1\npackage: p\nimage: old\nproperties:\n- type: olm.package\n  value: {packageName: p, version: 1.0.0}\n---\nschema: olm.bundle\nname: p.v2\npackage: p\nimage: i2\nproperties:\n- type: olm.package\n  value: {packageName: p, version: 2.0.0+3}\n- type: olm.csv.metadata\n  value: {installModes: [{type: AllNamespaces, supported: true}, {type: OwnNamespace, supported: false}]}\n---\nschema: olm.bundle\nname: p.v1\npackage: p\nimage: new\nproperties: []\n---\nschema: olm.deprecations\npackage: p\nentries:\n- reference: {schema: olm.package}\n  message: first\n---\nschema: olm.deprecations\npackage: p\nentries:\n- reference: {schema: olm.bundle, name: p.v1}\n  message: second\n---\nschema: other\npackage: q\n";
+        let files = olmsat_catalog::CatalogFiles::from_bytes("catalog.yaml", yaml.as_bytes());
+        let borrowed = CatalogContent::from_config(files.config(), false);
+        let owned = CatalogContent::from_owned(files.config().clone(), false);
+        assert_eq!(borrowed.package_names().collect::<Vec<_>>(), ["p", "q"]);
+        assert_eq!(owned.package_names().collect::<Vec<_>>(), ["p", "q"]);
+        assert_eq!(borrowed.package("p"), owned.package("p"));
+        assert!(borrowed.package("r").is_none());
+        let q = borrowed.package("q").unwrap();
+        assert!(q.channels().is_empty() && q.bundles().is_empty());
+
+        let p = borrowed.package("p").unwrap();
+        let channels: Vec<&str> = p.channels().iter().map(V1Channel::name).collect();
+        assert_eq!(channels, ["stable", "fast"]);
+        let stable: Vec<(&str, Option<&str>, bool)> = p.channels()[0]
+            .entries()
+            .map(|(e, r)| (e.name.as_str(), e.replaces.as_deref(), r.is_some()))
+            .collect();
+        assert_eq!(
+            stable,
+            [("p.v2", Some("p.v1"), true), ("p.v3", None, false)]
+        );
+        let bundles: Vec<(&str, &str, &str)> = p
+            .bundles()
+            .iter()
+            .map(|b| (b.name(), b.blob().image.as_str(), b.version_text()))
+            .collect();
+        assert_eq!(bundles, [("p.v1", "new", ""), ("p.v2", "i2", "2.0.0+3")]);
+        assert!(matches!(
+            p.bundles()[0].version(),
+            BundleVersion::Invalid(_)
+        ));
+        assert_eq!(
+            p.bundles()[1].install_modes(),
+            Some(&["AllNamespaces".to_owned()][..])
+        );
+        assert_eq!(p.bundles()[0].install_modes(), None);
+        let deprecations = p.deprecations().unwrap();
+        assert_eq!(deprecations.package, None);
+        assert_eq!(
+            deprecations.bundles.get("p.v1").map(String::as_str),
+            Some("second")
+        );
+        // p.v1 is named by the fast channel only now; p.v2 by stable.
+        let of = |b: &str| -> Vec<usize> { p.entries_of(b).map(|(ci, _, _)| ci).collect() };
+        assert_eq!(of("p.v1"), [1]);
+        assert_eq!(of("p.v2"), [0]);
+        assert!(of("p.v9").is_empty());
     }
 
     #[test]

@@ -150,11 +150,15 @@ pub fn path(content: &CatalogContent, request: &PathRequest) -> Result<PathRepor
         });
     };
     if let Some(c) = &request.channel {
-        if !slice.channels.iter().any(|ch| &ch.name == c) {
+        if !slice.channels().iter().any(|ch| ch.name() == c) {
             return Err(PathError::UnknownChannel {
                 package: package.to_owned(),
                 channel: c.clone(),
-                channels: slice.channels.iter().map(|ch| ch.name.clone()).collect(),
+                channels: slice
+                    .channels()
+                    .iter()
+                    .map(|ch| ch.name().to_owned())
+                    .collect(),
             });
         }
     }
@@ -162,14 +166,14 @@ pub fn path(content: &CatalogContent, request: &PathRequest) -> Result<PathRepor
     // A bundle name, else a bundle's version, else a bare version (only
     // skipRanges can apply to it).
     let bundle = slice
-        .bundles
+        .bundles()
         .iter()
-        .find(|b| b.name == from)
-        .or_else(|| slice.bundles.iter().find(|b| b.version_text == from));
+        .find(|b| b.name() == from)
+        .or_else(|| slice.bundles().iter().find(|b| b.version_text() == from));
     let installed = match bundle {
         Some(b) => InstalledBundle {
-            name: b.name.clone(),
-            version: b.version_text.clone(),
+            name: b.name().to_owned(),
+            version: b.version_text().to_owned(),
             release: None,
         },
         None => {

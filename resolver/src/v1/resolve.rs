@@ -9,7 +9,9 @@ use olmsat_versions::masterminds::Constraints;
 use olmsat_versions::version::VersionRelease;
 use serde::Serialize;
 
-use super::catalog::{Bundle, BundleVersion, CatalogContent, Channel, Deprecations, PackageSlice};
+use super::catalog::{
+    BundleVersion, CatalogContent, Deprecations, PackageSlice, V1Bundle, V1Channel,
+};
 use super::cluster::{Availability, ClusterCatalog, ClusterExtension, Serving, UpgradePolicy};
 use super::errors::{FetchError, NotResolved, V1Error, WalkError};
 use super::selector::Selector;
@@ -139,22 +141,22 @@ pub struct Outcome {
 struct CatalogPass<'a> {
     catalog: &'a ClusterCatalog,
     slice: &'a PackageSlice,
-    considered: Vec<&'a Channel>,
-    in_channel: Vec<&'a Bundle>,
-    in_range: Vec<&'a Bundle>,
-    successors: Vec<&'a Bundle>,
+    considered: Vec<&'a V1Channel>,
+    in_channel: Vec<&'a V1Bundle>,
+    in_range: Vec<&'a V1Bundle>,
+    successors: Vec<&'a V1Bundle>,
 }
 
 /// A catalog's pick.
 struct Pick<'a> {
     catalog: &'a ClusterCatalog,
-    bundle: &'a Bundle,
+    bundle: &'a V1Bundle,
     deprecated: bool,
     deprecations: Option<&'a Deprecations>,
 }
 
-pub(super) fn version_of(b: &Bundle) -> Option<&VersionRelease> {
-    match &b.version {
+pub(super) fn version_of(b: &V1Bundle) -> Option<&VersionRelease> {
+    match b.version() {
         BundleVersion::Valid(v) => Some(v),
         BundleVersion::Invalid(_) => None,
     }
@@ -162,8 +164,8 @@ pub(super) fn version_of(b: &Bundle) -> Option<&VersionRelease> {
 
 /// Within a catalog: non-deprecated first, then version-release descending,
 /// unreadable versions last (stable).
-pub(super) fn order(a: &Bundle, b: &Bundle, deprecations: Option<&Deprecations>) -> Ordering {
-    let dep = |x: &Bundle| deprecations.is_some_and(|d| d.bundles.contains_key(&x.name));
+pub(super) fn order(a: &V1Bundle, b: &V1Bundle, deprecations: Option<&Deprecations>) -> Ordering {
+    let dep = |x: &V1Bundle| deprecations.is_some_and(|d| d.bundles.contains_key(x.name()));
     dep(a)
         .cmp(&dep(b))
         .then_with(|| match (version_of(a), version_of(b)) {
@@ -288,28 +290,28 @@ fn run(
             continue;
         };
         let considered_flags: Vec<bool> = slice
-            .channels
+            .channels()
             .iter()
-            .map(|ch| ext.channels.is_empty() || ext.channels.contains(&ch.name))
+            .map(|ch| ext.channels.is_empty() || ext.channels.iter().any(|c| c == ch.name()))
             .collect();
-        let considered: Vec<&Channel> = slice
-            .channels
+        let considered: Vec<&V1Channel> = slice
+            .channels()
             .iter()
             .zip(&considered_flags)
             .filter(|(_, on)| **on)
             .map(|(ch, _)| ch)
             .collect();
-        let in_channel: Vec<&Bundle> = slice
-            .bundles
+        let in_channel: Vec<&V1Bundle> = slice
+            .bundles()
             .iter()
             .filter(|b| {
                 ext.channels.is_empty()
                     || slice
-                        .entries_of(&b.name)
-                        .any(|(ci, _)| considered_flags[ci])
+                        .entries_of(b.name())
+                        .any(|(ci, _, _)| considered_flags[ci])
             })
             .collect();
-        let in_range: Vec<&Bundle> = in_channel
+        let in_range: Vec<&V1Bundle> = in_channel
             .iter()
             .copied()
             .filter(|b| match &range {
@@ -317,7 +319,7 @@ fn run(
                 Some(r) => version_of(b).is_some_and(|v| r.matches(&v.version)),
             })
             .collect();
-        let successors: Vec<&Bundle> = match (&ext.installed, ext.policy) {
+        let successors: Vec<&V1Bundle> = match (&ext.installed, ext.policy) {
             (Some(inst), UpgradePolicy::CatalogProvided) => {
                 if installed.is_none() {
                     installed = Some(
@@ -343,7 +345,7 @@ fn run(
         });
     }
 
-    let present: usize = passes.iter().map(|p| p.slice.bundles.len()).sum();
+    let present: usize = passes.iter().map(|p| p.slice.bundles().len()).sum();
     let in_channel: usize = passes.iter().map(|p| p.in_channel.len()).sum();
     let in_range: usize = passes.iter().map(|p| p.in_range.len()).sum();
     let successors: usize = passes.iter().map(|p| p.successors.len()).sum();
@@ -390,14 +392,14 @@ fn run(
     // Each catalog's pick.
     let mut picks: Vec<Pick<'_>> = Vec::new();
     for p in &passes {
-        let deprecations = p.slice.deprecations.as_ref();
+        let deprecations = p.slice.deprecations();
         let mut sorted = p.successors.clone();
         sorted.sort_by(|a, b| order(a, b, deprecations));
         if let Some(first) = sorted.first() {
             picks.push(Pick {
                 catalog: p.catalog,
                 bundle: first,
-                deprecated: deprecations.is_some_and(|d| d.bundles.contains_key(&first.name)),
+                deprecated: deprecations.is_some_and(|d| d.bundles.contains_key(first.name())),
                 deprecations,
             });
         }
@@ -445,37 +447,37 @@ fn run(
 /// (OLM v1 resolves none) or its version cannot be read; else with the
 /// install-mode check the reference makes after selection.
 pub(super) fn conclude(
-    bundle: &Bundle,
+    bundle: &V1Bundle,
     catalog: &ClusterCatalog,
     deprecations: Option<&Deprecations>,
     ex: &mut Explanation,
 ) -> Result<Resolved, V1Error> {
-    for t in &bundle.property_types {
+    for t in bundle.property_types() {
         if matches!(
-            t.as_str(),
+            t,
             types::PACKAGE_REQUIRED | types::GVK_REQUIRED | types::CONSTRAINT
         ) {
             ex.hint = Some(format!(
                 "OLM v1 does not resolve dependencies and does not fall back to another bundle: constrain version or channels so that {:?} is not chosen",
-                bundle.name
+                bundle.name()
             ));
             return Err(V1Error::Dependency {
-                bundle: bundle.name.clone(),
-                property: t.clone(),
+                bundle: bundle.name().to_owned(),
+                property: t.to_owned(),
             });
         }
     }
-    let version = match &bundle.version {
+    let version = match bundle.version() {
         BundleVersion::Valid(v) => v.clone(),
         BundleVersion::Invalid(reason) => {
             return Err(V1Error::BundleVersion {
-                bundle: bundle.name.clone(),
+                bundle: bundle.name().to_owned(),
                 reason: reason.clone(),
             })
         }
     };
     Ok(Resolved {
-        bundle: bundle.name.clone(),
+        bundle: bundle.name().to_owned(),
         version,
         catalog: catalog.name.clone(),
         deprecations: deprecations.cloned(),
@@ -485,8 +487,8 @@ pub(super) fn conclude(
 
 /// The reference's post-selection install-mode check (default gates: only
 /// AllNamespaces installs).
-fn install_problem(b: &Bundle) -> Option<String> {
-    let modes = b.install_modes.as_ref()?;
+fn install_problem(b: &V1Bundle) -> Option<String> {
+    let modes = b.install_modes()?;
     let any = ["AllNamespaces", "SingleNamespace", "OwnNamespace"];
     if !modes.iter().any(|m| any.contains(&m.as_str())) {
         return Some("unsupported bundle: bundle must support at least one of [AllNamespaces SingleNamespace OwnNamespace] install modes".to_owned());
@@ -499,7 +501,7 @@ fn install_problem(b: &Bundle) -> Option<String> {
     None
 }
 
-fn highest<'a>(bundles: impl Iterator<Item = &'a Bundle>) -> Option<&'a Bundle> {
+fn highest<'a>(bundles: impl Iterator<Item = &'a V1Bundle>) -> Option<&'a V1Bundle> {
     bundles.filter(|b| version_of(b).is_some()).max_by(|a, b| {
         version_of(a)
             .expect("filtered")
@@ -507,8 +509,8 @@ fn highest<'a>(bundles: impl Iterator<Item = &'a Bundle>) -> Option<&'a Bundle> 
     })
 }
 
-fn channel_names(channels: &[&Channel]) -> String {
-    let names: Vec<&str> = channels.iter().map(|c| c.name.as_str()).collect();
+fn channel_names(channels: &[&V1Channel]) -> String {
+    let names: Vec<&str> = channels.iter().map(|c| c.name()).collect();
     format!("[{}]", names.join(" "))
 }
 
@@ -520,8 +522,8 @@ fn nearest_miss(
 ) -> Option<String> {
     match filter {
         Filter::Channel => {
-            let p = passes.iter().find(|p| !p.slice.bundles.is_empty())?;
-            let all: Vec<&Channel> = p.slice.channels.iter().collect();
+            let p = passes.iter().find(|p| !p.slice.bundles().is_empty())?;
+            let all: Vec<&V1Channel> = p.slice.channels().iter().collect();
             if p.considered.is_empty() {
                 Some(format!(
                     "package {:?} in catalog {:?} has channels {}, none of the requested [{}]",
@@ -548,7 +550,9 @@ fn nearest_miss(
             };
             Some(format!(
                 "the highest bundle {where_} is {} ({}), outside version range {:?}",
-                best.name, best.version_text, ext.version
+                best.name(),
+                best.version_text(),
+                ext.version
             ))
         }
         Filter::Successors => {
@@ -568,13 +572,13 @@ fn nearest_miss(
             };
             Some(format!(
                 "{} is {qualifier} but not a successor of the installed {}: nothing replaces, skips or skipRange-matches {} in channel{} {}",
-                best.version_text,
+                best.version_text(),
                 inst.version,
                 inst.name,
                 if pass.considered.len() == 1 { "" } else { "s" },
                 pass.considered
                     .iter()
-                    .map(|c| c.name.as_str())
+                    .map(|c| c.name())
                     .collect::<Vec<_>>()
                     .join(", ")
             ))

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use olmsat_versions::range::Range;
 
-use super::catalog::{Bundle, PackageSlice};
+use super::catalog::{PackageSlice, V1Bundle};
 use super::cluster::{Availability, ClusterExtension, InstalledBundle, Serving, UpgradePolicy};
 use super::errors::{NotResolved, V1Error, WalkError};
 use super::resolve::{conclude, order, version_of, Catalog, Explanation, Resolved};
@@ -64,15 +64,15 @@ impl<'a> Stepper<'a> {
         }
         let index = content.package(&ext.package).map(|slice| {
             let considered: Vec<bool> = slice
-                .channels
+                .channels()
                 .iter()
-                .map(|ch| ext.channels.is_empty() || ext.channels.contains(&ch.name))
+                .map(|ch| ext.channels.is_empty() || ext.channels.iter().any(|c| c == ch.name()))
                 .collect();
             let position: HashMap<&str, usize> = slice
-                .bundles
+                .bundles()
                 .iter()
                 .enumerate()
-                .map(|(i, b)| (b.name.as_str(), i))
+                .map(|(i, b)| (b.name(), i))
                 .collect();
             let mut index = Index {
                 slice,
@@ -83,14 +83,14 @@ impl<'a> Stepper<'a> {
             };
             // Without channels every bundle of the package is a candidate,
             // in a channel or not.
-            let mut in_channel = vec![ext.channels.is_empty(); slice.bundles.len()];
+            let mut in_channel = vec![ext.channels.is_empty(); slice.bundles().len()];
             for (ch, _) in slice
-                .channels
+                .channels()
                 .iter()
                 .zip(&considered)
                 .filter(|(_, on)| **on)
             {
-                for e in &ch.entries {
+                for (e, range) in ch.entries() {
                     // An entry without a name, or naming no bundle, leads nowhere.
                     let Some(&b) = position.get(e.name.as_str()).filter(|_| !e.name.is_empty())
                     else {
@@ -99,18 +99,18 @@ impl<'a> Stepper<'a> {
                     in_channel[b] = true;
                     index
                         .replaces
-                        .entry(e.replaces.as_str())
+                        .entry(e.replaces.as_deref().unwrap_or_default())
                         .or_default()
                         .push(b);
                     for s in &e.skips {
                         index.skips.entry(s.as_str()).or_default().push(b);
                     }
-                    if let Some(r) = &e.skip_range_parsed {
+                    if let Some(r) = range {
                         index.ranged.push((b, r));
                     }
                 }
             }
-            for (b, bundle) in slice.bundles.iter().enumerate() {
+            for (b, bundle) in slice.bundles().iter().enumerate() {
                 if let (true, Some(v)) = (in_channel[b], version_of(bundle)) {
                     index.by_version.entry(key(&v.version)).or_default().push(b);
                 }
@@ -162,15 +162,16 @@ impl<'a> Stepper<'a> {
                 .into_iter()
                 .flatten()
                 .filter(|&&b| {
-                    version_of(&index.slice.bundles[b])
+                    version_of(&index.slice.bundles()[b])
                         .is_some_and(|v| v.compare(&i.version).is_eq())
                 }),
         );
         // In the package's order, then as the resolver orders them (stable).
         found.sort_unstable();
         found.dedup();
-        let deprecations = index.slice.deprecations.as_ref();
-        let mut successors: Vec<&Bundle> = found.iter().map(|&b| &index.slice.bundles[b]).collect();
+        let deprecations = index.slice.deprecations();
+        let mut successors: Vec<&V1Bundle> =
+            found.iter().map(|&b| &index.slice.bundles()[b]).collect();
         successors.sort_by(|a, b| order(a, b, deprecations));
         let Some(first) = successors.first() else {
             return Err(not_resolved());

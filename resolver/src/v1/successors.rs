@@ -4,7 +4,10 @@
 
 use olmsat_versions::version::{self, VersionRelease};
 
-use super::catalog::{legacy, Bundle, BundleVersion, Entry, PackageSlice};
+use olmsat_catalog::declcfg::ChannelEntry;
+use olmsat_versions::range::Range;
+
+use super::catalog::{legacy, BundleVersion, PackageSlice, V1Bundle};
 use super::cluster::InstalledBundle;
 use super::errors::InstalledError;
 
@@ -51,34 +54,32 @@ pub fn installed_version(b: &InstalledBundle) -> Result<Installed, InstalledErro
     }
 }
 
-/// Whether `entry` replaces, skips or skipRange-matches the installed bundle.
-/// A skipRange blang cannot parse makes no edge.
-pub fn is_edge(entry: &Entry, installed: &Installed) -> bool {
+/// Whether `entry` replaces, skips or skipRange-matches the installed bundle;
+/// `skip_range` is the entry's skipRange parsed (`None` when it has none or
+/// blang cannot parse it: then it makes no edge).
+pub fn is_edge(entry: &ChannelEntry, skip_range: Option<&Range>, installed: &Installed) -> bool {
     !entry.name.is_empty()
-        && (entry.replaces == installed.name
+        && (entry.replaces.as_deref().unwrap_or_default() == installed.name
             || entry.skips.contains(&installed.name)
-            || entry
-                .skip_range_parsed
-                .as_ref()
-                .is_some_and(|r| r.matches(&installed.semver)))
+            || skip_range.is_some_and(|r| r.matches(&installed.semver)))
 }
 
 /// Whether `b` is a successor of the installed bundle: some entry naming it in
 /// a considered channel (`considered[i]` for channel `i` of `slice`) is an
 /// edge from it, or it has the same version and release (staying put).
 pub fn is_successor(
-    b: &Bundle,
+    b: &V1Bundle,
     installed: &Installed,
     slice: &PackageSlice,
     considered: &[bool],
 ) -> bool {
     if slice
-        .entries_of(&b.name)
-        .any(|(ci, e)| considered[ci] && is_edge(e, installed))
+        .entries_of(b.name())
+        .any(|(ci, e, range)| considered[ci] && is_edge(e, range, installed))
     {
         return true;
     }
-    match &b.version {
+    match b.version() {
         BundleVersion::Valid(v) => v.compare(&installed.version).is_eq(),
         BundleVersion::Invalid(_) => false,
     }
@@ -116,12 +117,15 @@ mod tests {
 
     #[test]
     fn edges() {
-        let entry = |name: &str, replaces: &str, skips: &[&str], range: &str| Entry {
-            name: name.into(),
-            replaces: replaces.into(),
-            skips: skips.iter().map(|s| (*s).to_owned()).collect(),
-            skip_range: range.into(),
-            skip_range_parsed: olmsat_versions::range::Range::parse(range).ok(),
+        let entry = |name: &str, replaces: &str, skips: &[&str], range: &str| {
+            let entry = ChannelEntry {
+                name: name.into(),
+                replaces: Some(replaces).filter(|r| !r.is_empty()).map(str::to_owned),
+                skips: skips.iter().map(|s| (*s).to_owned()).collect(),
+                skip_range: Some(range).filter(|r| !r.is_empty()).map(str::to_owned),
+                location: olmsat_encoding::location::Location::default(),
+            };
+            (entry, Range::parse(range).ok())
         };
         let entries = [
             entry("package1.v0.0.2", "package1.v0.0.1", &[], ""),
@@ -134,8 +138,8 @@ mod tests {
         let i = inst("package1.v0.0.1", "0.0.1", None).unwrap();
         let got: Vec<&str> = entries
             .iter()
-            .filter(|e| is_edge(e, &i))
-            .map(|e| e.name.as_str())
+            .filter(|(e, r)| is_edge(e, r.as_ref(), &i))
+            .map(|(e, _)| e.name.as_str())
             .collect();
         assert_eq!(
             got,
