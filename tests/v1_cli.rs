@@ -900,18 +900,14 @@ fn the_library_answer_is_the_cli_json() {
                 .and_then(|p| p.content(&cluster, name, config))
         })
         .unwrap();
-    let mut models = Vec::new();
-    let mut contents = Vec::new();
-    for c in loaded.catalogs {
-        if let Some(content) = c.derived {
-            contents.push((c.name.clone(), content));
-        }
-        models.push(CatalogInput {
+    let read = loaded.catalogs.into_iter().map(|c| {
+        let catalog = CatalogInput {
             name: c.name,
             model: c.model,
-        });
-    }
-    let prepared = prepare(&request, models, contents, cluster, loaded.notes).unwrap();
+        };
+        (catalog, c.derived)
+    });
+    let prepared = prepare(&request, read, cluster, loaded.notes).unwrap();
     let answer = resolve(&prepared, Options::default(), false);
     assert_eq!(i32::from(answer.exit_code()), r.code);
     let mut text = serde_json::to_string_pretty(&answer).unwrap();

@@ -288,6 +288,29 @@ impl Validation {
     pub fn file_count(&self) -> usize {
         self.files
     }
+
+    /// `validate`'s last line: the verdict of `findings` (this catalog's,
+    /// after the policy), what was read (files, and standard input when
+    /// `stdin`), and the counts.
+    pub fn summary(&self, findings: &olmsat_findings::report::Findings, stdin: bool) -> String {
+        let verdict = if findings.passed() {
+            "valid"
+        } else {
+            "invalid"
+        };
+        let read = match (self.files, stdin) {
+            (0, true) => "standard input".to_owned(),
+            (n, true) => format!("{n} file(s) and standard input"),
+            (n, false) => format!("{n} file(s)"),
+        };
+        format!(
+            "{verdict}: {} package(s), {} bundle(s) in {read}; {} error(s), {} warning(s)",
+            self.model.packages().len(),
+            self.model.bundle_count(),
+            findings.errors().count(),
+            findings.warnings().count()
+        )
+    }
 }
 
 /// A catalog built into its [`Model`], with the problems found reading and
@@ -350,6 +373,39 @@ mod tests {
         env!("CARGO_MANIFEST_DIR"),
         "/../corpus/catalogs/etcd-example"
     );
+
+    #[test]
+    fn the_summary_names_what_was_read_and_the_counts() {
+        let validation = CatalogFiles::read(&[ETCD]).unwrap().validate();
+        let policy = olmsat_findings::report::Policy::default();
+        let report = validation.report();
+        let findings = policy.apply(report.errors.iter().chain(&report.warnings).cloned());
+        let files = validation.file_count();
+        let counts = format!(
+            "{} package(s), {} bundle(s)",
+            validation.model().packages().len(),
+            validation.model().bundle_count()
+        );
+        let line = validation.summary(&findings, false);
+        assert!(
+            line.starts_with(&format!("valid: {counts} in {files} file(s); ")),
+            "{line}"
+        );
+        let (e, w) = (findings.errors().count(), findings.warnings().count());
+        assert!(
+            line.ends_with(&format!("; {e} error(s), {w} warning(s)")),
+            "{line}"
+        );
+        let line = validation.summary(&findings, true);
+        assert!(
+            line.contains(&format!(" in {files} file(s) and standard input; ")),
+            "{line}"
+        );
+        let empty = CatalogFiles::from_loaded(crate::load::Loaded::default()).validate();
+        assert!(empty
+            .summary(&findings, true)
+            .contains(" in standard input; "));
+    }
 
     #[test]
     fn reading_one_package_falls_back_to_everything_for_an_unknown_package() {

@@ -54,14 +54,15 @@ pub use validate::Report;
 pub use list::{
     align as align_columns, bundles as list_bundles, bundles_text as list_bundles_text,
     channels as list_channels, channels_text as list_channels_text, packages as list_packages,
-    packages_text as list_packages_text, BundleRow, ChannelRow, HeadError, PackageRow,
+    packages_text as list_packages_text, BundleRow, ChannelRow, HeadError, Listing, PackageRow,
+    What as ListWhat,
 };
 pub use write::{write, Format};
 
 // Synthetic catalogs, for benchmarks and experiments.
 pub use synthetic::{
-    by_package as split_by_package, generate as generate_synthetic, Payload, Spec as SyntheticSpec,
-    UnknownPayload,
+    by_package as split_by_package, generate as generate_synthetic,
+    write_by_package as write_synthetic, Payload, Spec as SyntheticSpec, UnknownPayload,
 };
 
 // The README's example, run as a doctest so that it stays true.

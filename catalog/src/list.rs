@@ -229,6 +229,51 @@ pub fn bundles_text(rows: &[BundleRow]) -> String {
     align(&t)
 }
 
+/// What `list` lists (with the `clap` feature, the command line's values).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum What {
+    /// Packages with display name and default channel.
+    Packages,
+    /// Channels with their heads.
+    Channels,
+    /// Bundles, one row per channel membership.
+    Bundles,
+}
+
+/// One listing: its rows, serialized as the list of rows (`-o json|yaml`),
+/// with [`Listing::text`] for `opm alpha list`'s columns.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum Listing {
+    /// [`packages`]'s rows.
+    Packages(Vec<PackageRow>),
+    /// [`channels`]'s rows.
+    Channels(Vec<ChannelRow>),
+    /// [`bundles`]'s rows.
+    Bundles(Vec<BundleRow>),
+}
+
+impl Listing {
+    /// List `what` of `model` (only `package`, when given).
+    pub fn new(model: &Model, what: What, package: Option<&str>) -> Listing {
+        match what {
+            What::Packages => Listing::Packages(packages(model, package)),
+            What::Channels => Listing::Channels(channels(model, package)),
+            What::Bundles => Listing::Bundles(bundles(model, package)),
+        }
+    }
+
+    /// The listing as `opm alpha list` prints it.
+    pub fn text(&self) -> String {
+        match self {
+            Listing::Packages(rows) => packages_text(rows),
+            Listing::Channels(rows) => channels_text(rows),
+            Listing::Bundles(rows) => bundles_text(rows),
+        }
+    }
+}
+
 /// Lay out rows as Go's `tabwriter` (min width 0, padding 2, spaces) does: every
 /// cell but the last of a line padded to its column's widest cell plus two.
 pub fn align(rows: &[Vec<String>]) -> String {
@@ -289,8 +334,28 @@ mod tests {
             r#"{"package":"p","channel":"c","error":"channel must contain at least one bundle"}"#
         );
         assert_eq!(
-            channels_text(&[ok, empty]),
+            channels_text(&[ok.clone(), empty.clone()]),
             "PACKAGE  CHANNEL  HEAD\np        c        p.v1\np        c        ERROR: channel must contain at least one bundle\n"
         );
+        // A listing is its rows, as a document and as text.
+        let rows = vec![ok, empty];
+        let listing = Listing::Channels(rows.clone());
+        assert_eq!(
+            serde_json::to_string(&listing).unwrap(),
+            serde_json::to_string(&rows).unwrap()
+        );
+        assert_eq!(listing.text(), channels_text(&rows));
+    }
+
+    #[test]
+    fn listings_of_a_model() {
+        let model = Model::default();
+        for what in [What::Packages, What::Channels, What::Bundles] {
+            let listing = Listing::new(&model, what, None);
+            assert_eq!(serde_json::to_string(&listing).unwrap(), "[]");
+        }
+        assert!(Listing::new(&model, What::Packages, None)
+            .text()
+            .starts_with("NAME"));
     }
 }

@@ -165,6 +165,29 @@ pub fn by_package(cfg: DeclarativeConfig) -> std::collections::BTreeMap<String, 
     out
 }
 
+/// Write `cfg` under `dir` as the generator's catalogs are laid out: one
+/// `<package>/catalog.<ext>` per package ([`by_package`]).
+///
+/// # Errors
+///
+/// A directory or file cannot be made or written.
+pub fn write_by_package(
+    cfg: DeclarativeConfig,
+    dir: &std::path::Path,
+    format: crate::write::Format,
+) -> std::io::Result<()> {
+    use std::io::Write as _;
+    for (name, part) in by_package(cfg) {
+        let package_dir = dir.join(&name);
+        std::fs::create_dir_all(&package_dir)?;
+        let file = package_dir.join(format!("catalog.{}", format.extension()));
+        let mut out = std::io::BufWriter::new(std::fs::File::create(file)?);
+        crate::write::write(&part, format, &mut out)?;
+        out.flush()?;
+    }
+    Ok(())
+}
+
 /// Generate the catalog described by `spec`.
 pub fn generate(spec: &Spec) -> DeclarativeConfig {
     let mut rng = Rng(spec.seed);
@@ -310,6 +333,42 @@ fn prop(type_: &str, value: serde_json::Value) -> Property {
 mod tests {
     use super::*;
     use crate::write::{write, Format};
+
+    #[test]
+    fn written_one_file_per_package() {
+        let spec = Spec {
+            packages: 3,
+            bundles: 9,
+            seed: 7,
+            chain_depth: 1,
+            payload: Payload::None,
+        };
+        let dir = tempfile::tempdir().expect("temporary directory");
+        write_by_package(generate(&spec), dir.path(), Format::Yaml).expect("written");
+        let mut files: Vec<String> = walk(dir.path());
+        files.sort();
+        assert_eq!(files.len(), 3, "{files:?}");
+        assert!(
+            files.iter().all(|f| f.ends_with("/catalog.yaml")),
+            "{files:?}"
+        );
+        let loaded = crate::load::load_paths(&[dir.path()]).expect("read back");
+        assert_eq!(loaded.config.packages.len(), 3);
+        assert!(!loaded.has_errors());
+    }
+
+    fn walk(dir: &std::path::Path) -> Vec<String> {
+        let mut out = Vec::new();
+        for e in std::fs::read_dir(dir).expect("listed") {
+            let p = e.expect("entry").path();
+            if p.is_dir() {
+                out.extend(walk(&p));
+            } else {
+                out.push(p.display().to_string());
+            }
+        }
+        out
+    }
 
     #[test]
     fn payload_names() {

@@ -7,7 +7,7 @@
 
 pub use crate::output::ReportFormat;
 pub use olmsat_bundle::{GraphMode, MediaType};
-pub use olmsat_catalog::Format as RenderFormat;
+pub use olmsat_catalog::{Format as RenderFormat, ListWhat};
 pub use olmsat_graph::DrawFormat;
 use std::path::{Path, PathBuf};
 
@@ -661,17 +661,6 @@ pub enum MigrateLevel {
     None,
     /// Replace `olm.bundle.object` properties with one `olm.csv.metadata`.
     BundleObjectToCsvMetadata,
-}
-
-/// The three listings.
-#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
-pub enum ListWhat {
-    /// Packages with display name and default channel.
-    Packages,
-    /// Channels with their heads.
-    Channels,
-    /// Bundles, one row per channel membership.
-    Bundles,
 }
 
 /// Compare two catalogs: the structural changes per package, and the findings

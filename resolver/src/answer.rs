@@ -365,18 +365,26 @@ fn unmatched_catalogs(cluster: &ClusterState, catalogs: &[CatalogInput]) -> Vec<
 /// Make a request ready: the cluster state with `--subscribe`'s
 /// Subscriptions, the global catalog namespace, the notes (`notes` first:
 /// what reading the catalogs set aside), the dangling references, and OLM
-/// v1's input from `v1_contents` (see [`V1Plan::content`]).
+/// v1's input from each catalog's content, when it has one (see
+/// [`V1Plan::content`]).
 ///
 /// # Errors
 ///
 /// As [`subscription`] and [`V1Plan::of`].
 pub fn prepare(
     request: &Request,
-    catalogs: Vec<CatalogInput>,
-    v1_contents: Vec<(String, CatalogContent)>,
+    read: impl IntoIterator<Item = (CatalogInput, Option<CatalogContent>)>,
     mut cluster: ClusterState,
     mut notes: Vec<String>,
 ) -> Result<Prepared, PrepareError> {
+    let mut catalogs = Vec::new();
+    let mut v1_contents = Vec::new();
+    for (catalog, content) in read {
+        if let Some(content) = content {
+            v1_contents.push((catalog.name.clone(), content));
+        }
+        catalogs.push(catalog);
+    }
     notes.extend(cluster.notes());
     let global_namespace = match (
         &request.global_namespace,
@@ -1198,14 +1206,7 @@ mod tests {
     #[test]
     fn a_catalog_no_catalog_source_is_named_gets_a_note() {
         let state = cluster("kind: CatalogSource\nmetadata: {name: exampel, namespace: olm}\n---\nkind: CatalogSource\nmetadata: {name: other, namespace: olm}\n");
-        let p = prepare(
-            &Request::default(),
-            vec![etcd()],
-            Vec::new(),
-            state,
-            Vec::new(),
-        )
-        .unwrap();
+        let p = prepare(&Request::default(), [(etcd(), None)], state, Vec::new()).unwrap();
         assert!(
             p.notes.iter().any(|n| n
                 .starts_with("catalog \"example\" is no CatalogSource of the cluster state")
@@ -1223,8 +1224,7 @@ mod tests {
         };
         let p = prepare(
             &request,
-            vec![etcd()],
-            Vec::new(),
+            [(etcd(), None)],
             ClusterState::default(),
             Vec::new(),
         )
@@ -1267,8 +1267,7 @@ mod tests {
         let content = CatalogContent::from_config(files.config(), false);
         let p = prepare(
             &request,
-            vec![etcd()],
-            vec![("example".into(), content)],
+            [(etcd(), Some(content))],
             ClusterState::default(),
             Vec::new(),
         )
@@ -1289,8 +1288,7 @@ mod tests {
         // Nothing at all: the v0 line stays.
         let p = prepare(
             &Request::default(),
-            vec![etcd()],
-            Vec::new(),
+            [(etcd(), None)],
             ClusterState::default(),
             Vec::new(),
         )

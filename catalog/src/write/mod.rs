@@ -34,6 +34,16 @@ pub enum Format {
     Yaml,
 }
 
+impl Format {
+    /// The file name extension of the format: `json` or `yaml`.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Json => "json",
+            Format::Yaml => "yaml",
+        }
+    }
+}
+
 #[derive(Serialize)]
 struct PropOut<'a> {
     #[serde(rename = "type")]

@@ -1,16 +1,14 @@
 //! `olmsat list`
 
-use olmsat_catalog::list_bundles;
-use olmsat_catalog::list_channels;
-use olmsat_catalog::list_packages;
+use olmsat_catalog::Listing;
 
-use crate::args::{ListArgs, ListWhat, ReportFormat};
+use crate::args::{ListArgs, ReportFormat};
 use crate::output::{print_data, Exit};
 use crate::process::Finished;
 
 /// List packages, channels or bundles of the catalog.
 pub fn run(args: &ListArgs, o: &olmsat_input::Options) -> super::Outcome {
-    let (package, format) = (args.package.as_deref(), args.output);
+    let package = args.package.as_deref();
     let catalog = match super::open_catalog(&args.path, None, o)? {
         Ok(catalog) => catalog,
         Err(exit) => return Ok(exit.into()),
@@ -23,37 +21,10 @@ pub fn run(args: &ListArgs, o: &olmsat_input::Options) -> super::Outcome {
             return Ok(Finished::new(Exit::Invalid).keeping(catalog));
         }
     }
-    let text = match args.what {
-        ListWhat::Packages => {
-            let rows = list_packages(model, package);
-            if format != ReportFormat::Text {
-                print_data(format, &rows)?;
-                None
-            } else {
-                Some(olmsat_catalog::list_packages_text(&rows))
-            }
-        }
-        ListWhat::Channels => {
-            let rows = list_channels(model, package);
-            if format != ReportFormat::Text {
-                print_data(format, &rows)?;
-                None
-            } else {
-                Some(olmsat_catalog::list_channels_text(&rows))
-            }
-        }
-        ListWhat::Bundles => {
-            let rows = list_bundles(model, package);
-            if format != ReportFormat::Text {
-                print_data(format, &rows)?;
-                None
-            } else {
-                Some(olmsat_catalog::list_bundles_text(&rows))
-            }
-        }
-    };
-    if let Some(text) = text {
-        out!("{text}");
+    let listing = Listing::new(model, args.what, package);
+    match args.output {
+        ReportFormat::Text => out!("{}", listing.text()),
+        format => print_data(format, &listing)?,
     }
     Ok(Finished::new(Exit::Ok).keeping(catalog))
 }

@@ -49,14 +49,7 @@ pub fn run(command: &Command, o: &Options) -> Outcome {
         Command::Completions(args) => shell::completions(args),
         Command::Man => shell::man(),
         Command::Diff(args) => diff::run(args, o).map(Finished::new),
-        Command::CompareOlm(a) => compare::run(
-            &a.path,
-            a.package.as_deref(),
-            a.only_differences,
-            a.output,
-            o,
-        )
-        .map(Finished::new),
+        Command::CompareOlm(args) => compare::run(args, o),
         Command::RenderTemplate(args) => template::render(args, o),
         Command::ConvertTemplate(args) => template::convert(args, o),
     }
@@ -103,6 +96,37 @@ pub fn load_input(input: &Input, options: &Options) -> Result<Result<Loaded, Exi
         Err(InputError::Template(f)) => Ok(Err(template::report(&f))),
         Err(e) => Err(e),
     }
+}
+
+/// Why [`load_readable`] gives no catalog (what was wrong is printed).
+pub enum NotLoaded {
+    /// A template that does not render, with its exit code.
+    Exit(Exit),
+    /// This many load errors.
+    Errors(usize),
+}
+
+/// [`load_input`] of `path` for a command that needs every blob readable
+/// (unvalidated): the load errors are printed, and counted.
+pub fn load_readable(
+    path: &std::path::Path,
+    options: &Options,
+) -> Result<Result<Loaded, NotLoaded>, InputError> {
+    let loaded = match load_input(&Input::from_path(path)?, options)? {
+        Ok(loaded) => loaded,
+        Err(exit) => return Ok(Err(NotLoaded::Exit(exit))),
+    };
+    let errors: Vec<_> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .cloned()
+        .collect();
+    if errors.is_empty() {
+        return Ok(Ok(loaded));
+    }
+    crate::output::eprint_diagnostics(&errors);
+    Ok(Err(NotLoaded::Errors(errors.len())))
 }
 
 /// Open the catalog at `path` for a command that asks about it (or about one

@@ -14,17 +14,16 @@ use crate::timings::timed;
 
 /// Why no answer can be given: a usage error (exit 2, the message alone), or
 /// input that cannot be answered (an error document).
-enum Failed {
-    Usage(String),
-    Invalid(String),
+struct Failed {
+    usage: bool,
+    message: String,
 }
 
 impl From<PrepareError> for Failed {
     fn from(e: PrepareError) -> Failed {
-        if e.is_usage() {
-            Failed::Usage(e.to_string())
-        } else {
-            Failed::Invalid(e.to_string())
+        Failed {
+            usage: e.is_usage(),
+            message: e.to_string(),
         }
     }
 }
@@ -38,10 +37,9 @@ impl From<CatalogSetError> for Failed {
             CatalogSetError::Unreadable { errors, .. } => eprint_diagnostics(errors),
             _ => {}
         }
-        if e.is_usage() {
-            Failed::Usage(e.to_string())
-        } else {
-            Failed::Invalid(e.to_string())
+        Failed {
+            usage: e.is_usage(),
+            message: e.to_string(),
         }
     }
 }
@@ -72,18 +70,14 @@ fn prepare(args: &ResolveInputs, o: &olmsat_input::Options) -> Result<Prepared, 
         })
     })?;
     super::print_notes(&loaded.read_notes);
-    let mut catalogs = Vec::with_capacity(loaded.catalogs.len());
-    let mut contents = Vec::new();
-    for c in loaded.catalogs {
-        if let Some(content) = c.derived {
-            contents.push((c.name.clone(), content));
-        }
-        catalogs.push(CatalogInput {
+    let read = loaded.catalogs.into_iter().map(|c| {
+        let catalog = CatalogInput {
             name: c.name,
             model: c.model,
-        });
-    }
-    let prepared = answer::prepare(&request, catalogs, contents, cluster, loaded.notes)?;
+        };
+        (catalog, c.derived)
+    });
+    let prepared = answer::prepare(&request, read, cluster, loaded.notes)?;
     super::print_notes(&prepared.notes);
     super::print_notes(&prepared.v1_notes);
     Ok(prepared)
@@ -128,10 +122,10 @@ pub fn simulate(args: &SimulateArgs, o: &olmsat_input::Options) -> super::Outcom
 /// A usage error stops the command; input that cannot be answered is
 /// answered with an error document (exit 2).
 fn report_error(args: &ResolveInputs, failed: Failed) -> Result<Exit, Box<dyn std::error::Error>> {
-    let message = match failed {
-        Failed::Usage(m) => return Err(m.into()),
-        Failed::Invalid(m) => m,
-    };
+    if failed.usage {
+        return Err(failed.message.into());
+    }
+    let message = failed.message;
     match args.output {
         ReportFormat::Json | ReportFormat::Yaml => {
             print_data(args.output, &ErrorReport::new(&message))?

@@ -1,13 +1,10 @@
 //! `olmsat synthetic`
 
-use std::io::Write;
-
 use olmsat_catalog::generate_synthetic;
-use olmsat_catalog::split_by_package;
-use olmsat_catalog::write;
+use olmsat_catalog::write_synthetic;
 use olmsat_catalog::SyntheticSpec;
 
-use crate::args::{OldSpelling, RenderFormat, SyntheticArgs};
+use crate::args::{OldSpelling, SyntheticArgs};
 use crate::output::Exit;
 
 /// Write a synthetic catalog under the output directory, one
@@ -33,18 +30,6 @@ pub fn run(args: &SyntheticArgs) -> super::Outcome {
         chain_depth: args.depth,
         payload: args.payload,
     });
-    let ext = match args.format {
-        RenderFormat::Json => "json",
-        RenderFormat::Yaml => "yaml",
-    };
-    let format = args.format;
-    for (name, part) in split_by_package(cfg) {
-        let dir = out.join(&name);
-        std::fs::create_dir_all(&dir)?;
-        let mut f =
-            std::io::BufWriter::new(std::fs::File::create(dir.join(format!("catalog.{ext}")))?);
-        write(&part, format, &mut f)?;
-        f.flush()?;
-    }
+    write_synthetic(cfg, out, args.format)?;
     Ok(Exit::Ok.into())
 }

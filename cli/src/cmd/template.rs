@@ -3,7 +3,6 @@
 //! `graph`, `validate`).
 
 use std::io::Write;
-use std::path::Path;
 
 use olmsat_catalog::write;
 use olmsat_catalog::CatalogFiles;
@@ -20,8 +19,7 @@ use olmsat_template::{self as template, Options};
 use crate::args::{
     ConvertTemplateArgs, MigrateLevel, RenderFormat, RenderTemplateArgs, SemverLinking,
 };
-use crate::output::{eprint_diagnostics, Exit};
-use crate::process::Finished;
+use crate::output::{eprint_diagnostics, print_json, print_yaml, Exit};
 
 /// Print a template failure as opm words it (render errors wrapped in
 /// `rendering template:`), with its location and hint.
@@ -120,40 +118,24 @@ pub fn render(args: &RenderTemplateArgs, o: &olmsat_input::Options) -> super::Ou
 
 /// `olmsat convert-template basic CATALOG`: the catalog as a basic template.
 pub fn convert(args: &ConvertTemplateArgs, o: &olmsat_input::Options) -> super::Outcome {
-    convert_catalog(&args.kind, &args.path, args.output, o).map(Finished::new)
-}
-
-fn convert_catalog(
-    kind: &str,
-    path: &Path,
-    format: RenderFormat,
-    o: &olmsat_input::Options,
-) -> Result<Exit, Box<dyn std::error::Error>> {
-    if kind != "basic" {
+    if args.kind != "basic" {
+        let kind = &args.kind;
         errln!("olmsat: convert-template supports one template type: basic (not {kind:?})");
-        return Ok(Exit::Usage);
+        return Ok(Exit::Usage.into());
     }
-    let input = olmsat_input::Input::from_path(path)?;
+    let input = olmsat_input::Input::from_path(&args.path)?;
     let loaded = match super::load_input(&input, o)? {
         Ok(loaded) => loaded,
-        Err(exit) => return Ok(exit),
+        Err(exit) => return Ok(exit.into()),
     };
     if loaded.has_errors() {
         eprint_diagnostics(&loaded.diagnostics);
-        return Ok(Exit::Usage);
+        return Ok(Exit::Usage.into());
     }
     let t = template::basic::from_catalog(&loaded.config)?;
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    match format {
-        RenderFormat::Json => {
-            serde_json::to_writer_pretty(&mut out, &t)?;
-            out.write_all(b"\n")?;
-        }
-        RenderFormat::Yaml => {
-            out.write_all(olmsat_findings::report::format::yaml(&t)?.as_bytes())?;
-        }
+    match args.output {
+        RenderFormat::Json => print_json(&t)?,
+        RenderFormat::Yaml => print_yaml(&t)?,
     }
-    out.flush()?;
-    Ok(Exit::Ok)
+    Ok(Exit::Ok.into())
 }

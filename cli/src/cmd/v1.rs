@@ -7,6 +7,7 @@ use std::path::Path;
 use olmsat_resolver::v1::path::PathRequest;
 use olmsat_resolver::v1::CatalogContent;
 
+use super::NotLoaded;
 use crate::output::ReportFormat;
 use crate::output::{print_data, Exit};
 
@@ -16,33 +17,19 @@ fn load_content(
     path: &Path,
     o: &olmsat_input::Options,
 ) -> Result<Result<CatalogContent, Exit>, Box<dyn std::error::Error>> {
-    let input = olmsat_input::Input::from_path(path)?;
-    let loaded = match super::load_input(&input, o)? {
+    let loaded = match super::load_readable(path, o)? {
         Ok(loaded) => loaded,
-        Err(exit) => {
-            errln!(
-                "olmsat: catalog \"catalog\" ({}) cannot be read",
-                path.display()
-            );
-            let _ = exit;
+        Err(not) => {
+            let path = path.display();
+            match not {
+                NotLoaded::Exit(_) => errln!("olmsat: catalog \"catalog\" ({path}) cannot be read"),
+                NotLoaded::Errors(n) => {
+                    errln!("olmsat: catalog \"catalog\" ({path}) cannot be read: {n} error(s)")
+                }
+            }
             return Ok(Err(Exit::Usage));
         }
     };
-    if loaded.has_errors() {
-        let errors: Vec<_> = loaded
-            .diagnostics
-            .iter()
-            .filter(|d| d.is_error())
-            .cloned()
-            .collect();
-        crate::output::eprint_diagnostics(&errors);
-        errln!(
-            "olmsat: catalog \"catalog\" ({}) cannot be read: {} error(s)",
-            path.display(),
-            errors.len()
-        );
-        return Ok(Err(Exit::Usage));
-    }
     Ok(Ok(CatalogContent::from_owned(loaded.config, false)))
 }
 

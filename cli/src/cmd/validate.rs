@@ -40,7 +40,6 @@ pub fn run(args: &ValidateArgs, o: &olmsat_input::Options) -> super::Outcome {
     // With opm's rules, the users OLM v0 leaves behind, in `path`'s words.
     let (validation, found) = timed("validate", || olmsat_graph::stuck::validate(files));
     drop(spinner);
-    let model = validation.model();
     let findings = policy.apply(found);
     let format = args.report.format();
     match format {
@@ -50,20 +49,8 @@ pub fn run(args: &ValidateArgs, o: &olmsat_input::Options) -> super::Outcome {
         Format::Text | Format::Short | Format::Github => {
             print_finding_lines(format, args.report.color(), findings.reported())?;
             if format == Format::Text {
-                let verdict = if findings.passed() {
-                    "valid"
-                } else {
-                    "invalid"
-                };
                 let stdin = args.paths.iter().any(|p| p.as_os_str() == "-");
-                outln!(
-                    "{verdict}: {} package(s), {} bundle(s) in {}; {} error(s), {} warning(s)",
-                    model.packages().len(),
-                    model.bundle_count(),
-                    read_from(validation.file_count(), stdin),
-                    findings.errors().count(),
-                    findings.warnings().count()
-                );
+                outln!("{}", validation.summary(&findings, stdin));
             }
         }
     }
@@ -73,26 +60,4 @@ pub fn run(args: &ValidateArgs, o: &olmsat_input::Options) -> super::Outcome {
         Exit::Invalid
     };
     Ok(Finished::new(exit).keeping((validation, findings)))
-}
-
-/// What was read: files, standard input, or both.
-fn read_from(files: usize, stdin: bool) -> String {
-    match (files, stdin) {
-        (0, true) => "standard input".to_owned(),
-        (n, true) => format!("{n} file(s) and standard input"),
-        (n, false) => format!("{n} file(s)"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::read_from;
-
-    #[test]
-    fn standard_input_is_named_not_counted() {
-        assert_eq!(read_from(0, true), "standard input");
-        assert_eq!(read_from(2, true), "2 file(s) and standard input");
-        assert_eq!(read_from(0, false), "0 file(s)");
-        assert_eq!(read_from(3, false), "3 file(s)");
-    }
 }
