@@ -46,7 +46,7 @@ pub use upgrade::{
 };
 
 // Drawing upgrade graphs.
-pub use draw::{dot_text, draw, DrawFormat};
+pub use draw::{dot_text, draw, write_dir, DrawFormat, DrawWriteError, SplitError, Written};
 pub use export::json::PathStep;
 pub use export::{DrawError, DrawOptions, Drawing, DrawingPart, EdgeView, EdgeViewError};
 

@@ -13,14 +13,10 @@
 //! let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/catalogs/etcd-example");
 //! let model = Catalog::open(&[dir]).expect("valid").into_model();
 //! let request = Request { subscribe: vec!["etcd".into()], ..Request::default() };
-//! let prepared = prepare(
-//!     &request,
-//!     vec![CatalogInput { name: "example".into(), model }],
-//!     Vec::new(),
-//!     ClusterState::default(),
-//!     Vec::new(),
-//! )
-//! .expect("a valid request");
+//! // Each catalog with its OLM v1 content, when OLM v1 is asked about.
+//! let catalogs = [(CatalogInput { name: "example".into(), model }, None)];
+//! let prepared = prepare(&request, catalogs, ClusterState::default(), Vec::new())
+//!     .expect("a valid request");
 //! let answer = resolve(&prepared, Options::default(), false);
 //! assert_eq!(answer.exit_code(), 0);
 //! assert!(answer.text().starts_with("namespace default: resolved, 1 operator(s)"));

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::Path;
 
 use olmsat_graph::draw;
-use olmsat_graph::export::split;
+use olmsat_graph::write_dir;
 use olmsat_graph::DrawFormat;
 use olmsat_graph::DrawOptions;
 use olmsat_graph::Drawing;
@@ -66,7 +66,7 @@ fn write_drawing(
     let _spinner = (format == DrawFormat::Svg)
         .then(|| crate::progress::Progress::start("laying out with Graphviz", true));
     if let Some((dir, per_channel)) = split {
-        let written = split::write_dir(drawing, format, dir, per_channel)?;
+        let written = write_dir(drawing, format, dir, per_channel)?;
         let n = written.files.len();
         let files = if n == 1 { "file" } else { "files" };
         outln!("wrote {n} {files} and {}", written.index.display());
