@@ -103,6 +103,37 @@ fn type_detection_and_argument_forms() {
     );
 }
 
+/// A template named on the command line that is a pipe (`<(…)`,
+/// `/dev/stdin`) is read as a stream, as every named path is.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_named_pipe_is_read_as_the_template() {
+    let t = "kairos-operator/semver.yaml";
+    let cat = "kairos-operator/catalog";
+    let from_file = run(&[
+        "render-template",
+        "semver",
+        t,
+        "--bundles-from",
+        cat,
+        MIGRATE[0],
+        MIGRATE[1],
+    ]);
+    let text = std::fs::read_to_string(templates().join(t)).unwrap();
+    let args = [
+        "render-template",
+        "semver",
+        "/dev/stdin",
+        "--bundles-from",
+        cat,
+        MIGRATE[0],
+        MIGRATE[1],
+    ];
+    let r = run_stdin(&args, &text);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout, from_file.stdout);
+}
+
 #[test]
 fn semver_render_errors_are_wrapped_and_located() {
     let r = run_stdin(

@@ -83,8 +83,7 @@ pub fn draw(
             json::write(drawing, &mut json)?;
             let value: serde_json::Value =
                 serde_json::from_slice(&json).map_err(io::Error::other)?;
-            let mut text = String::new();
-            olmsat_encoding::yaml_emit::emit_document(&value, &mut text);
+            let text = olmsat_findings::report::format::yaml(&value).map_err(io::Error::other)?;
             w.write_all(text.as_bytes())?;
         }
         DrawFormat::Svg => w.write_all(&svg::render(&dot_text(drawing))?)?,

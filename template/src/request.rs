@@ -124,14 +124,15 @@ impl Request<'_> {
     }
 }
 
-/// The template's name (for locations) and text: `file`, or standard input
-/// when it is `None` or `-`.
+/// The template's name (for locations) and text: `file` (a named pipe is
+/// read as a stream, as every path named on the command line), or standard
+/// input when it is `None` or `-`.
 fn read_template(file: Option<&str>) -> Result<(String, String), RequestError> {
     let (name, bytes) = match file {
         None | Some("-") => ("<stdin>".to_owned(), load::read_stdin()?),
         Some(f) => (
             f.to_owned(),
-            olmsat_io::read_file(Path::new(f), load::MAX_FILE_BYTES).map_err(|source| {
+            olmsat_io::read_named(Path::new(f), load::MAX_FILE_BYTES).map_err(|source| {
                 RequestError::Read {
                     file: f.to_owned(),
                     source,
