@@ -16,8 +16,7 @@
 //! kept beside the blob in private fields read through accessors, so it cannot
 //! go stale: a [`V1Channel`] holds each entry's skipRange parsed with blang's
 //! grammar, a [`V1Bundle`] its [`BundleVersion`] as operator-controller reads it
-//! and its `olm.csv.metadata` install modes, and a [`PackageSlice`] the index of
-//! which channel entries name each bundle.
+//! its `olm.csv.metadata` install modes and the channel entries that name it.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -88,13 +87,17 @@ pub enum BundleVersion {
 }
 
 /// One `olm.bundle` blob as v1 reads it: the blob, its version as
-/// operator-controller reads it and the install modes it supports.
+/// operator-controller reads it, the install modes it supports and the
+/// channel entries of its package that name it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct V1Bundle {
     blob: declcfg::Bundle,
     version: BundleVersion,
     version_text: String,
     install_modes: Option<Vec<String>>,
+    /// (channel index, entry index) in its [`PackageSlice`] of every entry
+    /// naming it; set when the slice is indexed.
+    memberships: Vec<(u32, u32)>,
 }
 
 impl V1Bundle {
@@ -106,6 +109,7 @@ impl V1Bundle {
             version,
             version_text,
             install_modes,
+            memberships: Vec::new(),
         }
     }
 
@@ -180,21 +184,28 @@ pub struct PackageSlice {
     bundles: Vec<V1Bundle>,
     /// The package's `olm.deprecations` blob (the last one loaded), read.
     deprecations: Option<Deprecations>,
-    /// Bundle name → (channel index, entry index) of every entry naming it.
-    memberships: HashMap<String, Vec<(u32, u32)>>,
 }
 
 impl PackageSlice {
-    /// Build the membership index (after the channels are final).
+    /// Record in each bundle the entries naming it (after the channels and
+    /// bundles are final; bundle names are unique within a slice).
     fn index(&mut self) {
-        self.memberships.clear();
+        let places: HashMap<&str, usize> = self
+            .bundles
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.name(), i))
+            .collect();
+        let mut memberships: Vec<Vec<(u32, u32)>> = vec![Vec::new(); self.bundles.len()];
         for (ci, ch) in self.channels.iter().enumerate() {
             for (ei, e) in ch.blob.entries.iter().enumerate() {
-                self.memberships
-                    .entry(e.name.clone())
-                    .or_default()
-                    .push((index_u32(ci), index_u32(ei)));
+                if let Some(&bi) = places.get(e.name.as_str()) {
+                    memberships[bi].push((index_u32(ci), index_u32(ei)));
+                }
             }
+        }
+        for (b, m) in self.bundles.iter_mut().zip(memberships) {
+            b.memberships = m;
         }
     }
 
@@ -213,24 +224,27 @@ impl PackageSlice {
         self.deprecations.as_ref()
     }
 
-    /// The entries naming `bundle`, each with the index of its channel and
-    /// its parsed skipRange.
+    /// The entries naming `bundle` (one of this slice's
+    /// [`bundles`](PackageSlice::bundles)), each with the index of its
+    /// channel and its parsed skipRange.
     pub fn entries_of<'a>(
         &'a self,
-        bundle: &str,
+        bundle: &'a V1Bundle,
     ) -> impl Iterator<Item = (usize, &'a ChannelEntry, Option<&'a Range>)> + 'a {
-        self.memberships
-            .get(bundle)
-            .into_iter()
-            .flatten()
-            .map(|&(ci, ei)| {
-                let ch = &self.channels[ci as usize];
-                (
-                    ci as usize,
-                    &ch.blob.entries[ei as usize],
-                    ch.skip_ranges[ei as usize].as_ref(),
-                )
-            })
+        bundle.memberships.iter().filter_map(|&(ci, ei)| {
+            let ch = self.channels.get(ci as usize)?;
+            Some((
+                ci as usize,
+                ch.blob.entries.get(ei as usize)?,
+                ch.skip_ranges.get(ei as usize)?.as_ref(),
+            ))
+        })
+    }
+
+    /// The indexes of the channels with an entry naming `bundle` (one of this
+    /// slice's [`bundles`](PackageSlice::bundles)), in channel order.
+    pub fn channels_of<'a>(&'a self, bundle: &'a V1Bundle) -> impl Iterator<Item = usize> + 'a {
+        bundle.memberships.iter().map(|&(ci, _)| ci as usize)
     }
 }
 
@@ -514,10 +528,16 @@ mod tests {
             Some("second")
         );
         // p.v1 is named by the fast channel only now; p.v2 by stable.
-        let of = |b: &str| -> Vec<usize> { p.entries_of(b).map(|(ci, _, _)| ci).collect() };
-        assert_eq!(of("p.v1"), [1]);
-        assert_eq!(of("p.v2"), [0]);
-        assert!(of("p.v9").is_empty());
+        let of = |b: usize| -> Vec<usize> {
+            let b = &p.bundles()[b];
+            let entries: Vec<usize> = p.entries_of(b).map(|(ci, _, _)| ci).collect();
+            assert_eq!(p.channels_of(b).collect::<Vec<_>>(), entries);
+            entries
+        };
+        assert_eq!(of(0), [1]);
+        assert_eq!(of(1), [0]);
+        // An entry naming no bundle (p.v3) is in no bundle's list.
+        assert_eq!(p.channels()[0].entries().count(), 2);
     }
 
     #[test]

@@ -305,10 +305,7 @@ fn run(
             .bundles()
             .iter()
             .filter(|b| {
-                ext.channels.is_empty()
-                    || slice
-                        .entries_of(b.name())
-                        .any(|(ci, _, _)| considered_flags[ci])
+                ext.channels.is_empty() || slice.channels_of(b).any(|ci| considered_flags[ci])
             })
             .collect();
         let in_range: Vec<&V1Bundle> = in_channel

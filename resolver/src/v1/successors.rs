@@ -74,7 +74,7 @@ pub fn is_successor(
     considered: &[bool],
 ) -> bool {
     if slice
-        .entries_of(b.name())
+        .entries_of(b)
         .any(|(ci, e, range)| considered[ci] && is_edge(e, range, installed))
     {
         return true;
