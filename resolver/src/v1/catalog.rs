@@ -187,15 +187,9 @@ pub struct PackageSlice {
 }
 
 impl PackageSlice {
-    /// Record in each bundle the entries naming it (after the channels and
-    /// bundles are final; bundle names are unique within a slice).
-    fn index(&mut self) {
-        let places: HashMap<&str, usize> = self
-            .bundles
-            .iter()
-            .enumerate()
-            .map(|(i, b)| (b.name(), i))
-            .collect();
+    /// Record in each bundle the entries naming it, once the channels and
+    /// bundles are final; `places` holds each bundle's place by name.
+    fn index(&mut self, places: &HashMap<String, usize>) {
         let mut memberships: Vec<Vec<(u32, u32)>> = vec![Vec::new(); self.bundles.len()];
         for (ci, ch) in self.channels.iter().enumerate() {
             for (ei, e) in ch.blob.entries.iter().enumerate() {
@@ -363,7 +357,7 @@ impl CatalogContent {
             .into_iter()
             .map(|(name, b)| {
                 let mut slice = b.slice;
-                slice.index();
+                slice.index(&b.bundle_places);
                 (name, slice)
             })
             .collect();
@@ -538,6 +532,9 @@ mod tests {
         assert_eq!(of(1), [0]);
         // An entry naming no bundle (p.v3) is in no bundle's list.
         assert_eq!(p.channels()[0].entries().count(), 2);
+        for b in p.bundles() {
+            assert!(p.entries_of(b).all(|(_, e, _)| e.name == b.name()));
+        }
     }
 
     #[test]
